@@ -1,0 +1,56 @@
+// The block quantizer: fake-quantizes a row-major fp32 matrix according to a QuantSpec,
+// optionally returning codes, raw scale bits, the global amax and statistics.
+// Two implementations with one contract: `quantize` (blocked, vectorised, OpenMP over rows) and
+// `quantize_reference` (scalar, bit-level codecs only). They must agree bit for bit.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/quant/quant_spec.hpp"
+
+namespace fp4lab {
+
+// Counter-based randomness for stochastic rounding and random RHT signs (Philox4x32-10, Random123).
+// key = (seed, tensor_id); counter = (element_group, step). Each 128-bit draw gives 16 bytes, one
+// byte per element of a group of 16 consecutive row-major elements, so the bits an element receives
+// depend only on (seed, tensor_id, step, element index), never on the thread count.
+struct QuantRandom {
+  uint64_t seed = 0;
+  uint64_t tensor_id = 0;
+  uint64_t step = 0;
+};
+
+// Statistics of one quantization, gathered in the same pass.
+struct QuantStats {
+  float amax = 0.f;            // max |x| of the (post-RHT) input
+  int64_t count = 0;           // elements
+  int64_t flushed = 0;         // nonzero inputs (either sign) whose dequantized value is 0 (incl. -0)
+  int64_t saturated = 0;       // elements whose |x|/scale exceeded the element format's max
+  double signal_energy = 0.0;  // sum x^2
+  double error_energy = 0.0;   // sum (x - dequant)^2
+  int64_t nonfinite = 0;       // NaN/Inf inputs
+  int64_t first_nonfinite = -1;  // row-major index of the first one, -1 if none
+  double sqnr_db() const;      // 10 log10(signal/error); +inf when error is 0
+};
+
+// Optional outputs; leave a pointer null to skip it.
+struct QuantOutputs {
+  std::vector<uint8_t>* codes = nullptr;   // rows*cols element codes (E2M1: 0..15; FP8: raw byte; bf16: none)
+  std::vector<uint8_t>* scales = nullptr;  // rows*(cols/block) raw scale bits (E4M3 or UE8M0), one per row even for 2D
+  float* global_amax = nullptr;            // NVFP4 per-tensor amax (post-RHT when rht)
+  QuantStats* stats = nullptr;
+};
+
+// out = dequant(quant(in)) for a rows x cols row-major matrix. With spec.rht, `out` (and codes,
+// scales, stats) are those of the transformed tensor in·H along the last axis, exactly what the
+// wgrad GEMM consumes; H is orthonormal so (A·H)(B·H)^T == A·B^T. `in` and `out` may alias.
+// Throws std::invalid_argument if validate(spec, rows, cols) fails.
+void quantize(const float* in, float* out, int64_t rows, int64_t cols, const QuantSpec& spec,
+              const QuantRandom& rnd = {}, const QuantOutputs& extra = {});
+
+// Scalar reference with the same contract (single thread, no vectorisation).
+void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
+                        const QuantSpec& spec, const QuantRandom& rnd = {},
+                        const QuantOutputs& extra = {});
+
+}  // namespace fp4lab
