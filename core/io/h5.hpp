@@ -1,0 +1,60 @@
+// Thin HDF5 wrapper: the only door to the HDF5 C++ API (core/io/h5.cpp is the one file that
+// includes H5Cpp.h). Whole datasets, extendible 1-D series, and attributes, all row-major.
+// Not a general HDF5 binding: only the types and shapes fp4lab's files use.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fp4lab::h5 {
+
+// Supported element types: float, double, int64_t, int32_t, uint8_t.
+class File {
+ public:
+  static File create(const std::string& path);   // create or truncate, read-write
+  static File open_rw(const std::string& path);  // existing file, read-write
+  static File open_ro(const std::string& path);  // read-only; works while a writer has it open
+  File(File&&) noexcept;
+  File& operator=(File&&) noexcept;
+  ~File();
+
+  bool has(const std::string& path) const;  // group or dataset exists ("a/b/c")
+  void create_group(const std::string& path);  // creates parents as needed
+
+  // Whole datasets (written once; parents created as needed; overwrites an existing one).
+  template <class T>
+  void write(const std::string& path, const T* data, const std::vector<uint64_t>& shape);
+  template <class T>
+  void write(const std::string& path, const std::vector<T>& data, const std::vector<uint64_t>& shape) {
+    write(path, data.data(), shape);
+  }
+  template <class T>
+  std::vector<T> read(const std::string& path, std::vector<uint64_t>* shape = nullptr) const;
+  std::vector<uint64_t> shape(const std::string& path) const;
+
+  // Extendible, chunked series along the first axis. `row` is the product of the trailing
+  // dimensions (1 for a 1-D series); created on first append.
+  template <class T>
+  void append(const std::string& path, const T* data, uint64_t n_rows, uint64_t row = 1);
+  void truncate(const std::string& path, uint64_t n_rows);  // keep the first n_rows
+  uint64_t length(const std::string& path) const;           // rows (first-axis extent)
+
+  // Attributes on an object ("/" for the root).
+  void set_attr(const std::string& obj, const std::string& name, const std::string& value);
+  void set_attr(const std::string& obj, const std::string& name, double value);
+  void set_attr(const std::string& obj, const std::string& name, int64_t value);
+  bool has_attr(const std::string& obj, const std::string& name) const;
+  std::string attr_string(const std::string& obj, const std::string& name) const;
+  double attr_double(const std::string& obj, const std::string& name) const;
+  int64_t attr_int(const std::string& obj, const std::string& name) const;
+
+  void flush();  // push everything written so far to disk
+
+ private:
+  struct Impl;
+  explicit File(std::unique_ptr<Impl>);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace fp4lab::h5

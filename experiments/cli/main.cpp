@@ -1,0 +1,36 @@
+// fp4lab: the command-line entry point. Registers the subcommands and maps errors to exit codes
+// (2: usage/config, 1: runtime). The commands themselves live in experiments/cli/cmd_*.cpp.
+#include <exception>
+#include <iostream>
+
+#include "core/config/value.hpp"
+#include "experiments/cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  using namespace fp4lab::cli;
+  CLI::App app{"fp4lab: 4-bit LLM pretraining research harness"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Help for every subcommand");
+  add_quantize_command(app);
+  add_formats_command(app);
+  add_train_command(app);
+  add_eval_command(app);
+  add_grid_commands(app);
+  add_analysis_commands(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  } catch (const Exit& e) {
+    if (!e.message.empty()) std::cerr << "fp4lab: " << e.message << "\n";
+    return e.code;
+  } catch (const fp4lab::ConfigError& e) {
+    std::cerr << "fp4lab: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "fp4lab: error: " << e.what() << "\n";
+    return kExitRuntime;
+  }
+  return kExitOk;
+}
