@@ -1,0 +1,85 @@
+// The Llama-style decoder (DESIGN.md "The model"): embedding, per block RMSNorm → causal MHA with
+// RoPE → residual, RMSNorm → SwiGLU MLP → residual, final RMSNorm, LM head, cross-entropy.
+// Parameters, gradients and activations each live in one arena with named row-major views; every
+// linear layer's three GEMMs are quantized per the recipe. Not the optimizer or the data loader.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/model/recipe.hpp"
+#include "core/train/run_file.hpp"
+
+namespace fp4lab {
+
+struct ModelConfig {
+  int vocab = 256;
+  int d_model = 64;
+  int n_layers = 2;
+  int n_heads = 4;
+  int d_ff = 192;     // SwiGLU hidden size
+  int seq_len = 64;
+  double rope_theta = 10000.0;
+  double norm_eps = 1e-5;
+  double init_std = 0.02;  // normal init of every matrix; output projections scaled by 1/sqrt(2 n_layers)
+};
+
+struct ParamInfo {
+  std::string name;    // Llama name: embed_tokens, layers.{i}.self_attn.q_proj, ..., norm, lm_head
+  int64_t offset = 0;  // into the parameter arena (floats)
+  int64_t rows = 0, cols = 0;  // PyTorch layout: Linear weight [out, in]; norms [1, d]
+  bool is_linear = false;
+  LayerKind kind = LayerKind::q;  // valid when is_linear
+  int block = -1;                 // block index, -1 for embed/norm/lm_head
+  bool decay = true;              // AdamW weight decay applies (not to norms)
+};
+
+// Telemetry requested for one step (null members: not collected).
+struct StepTelemetry {
+  bool quant_stats = false;                   // fill `quant` with one record per quantized operand
+  std::vector<QuantStatRecord>* quant = nullptr;
+};
+
+// One GEMM-operand use counted for the recipe manifest.
+struct GemmUse {
+  int32_t tensor = 0;  // index of the linear layer in linear_names()
+  GemmRole role = GemmRole::fprop;
+  Operand operand = Operand::a;
+  QuantSpec spec;
+  int64_t count = 0;
+};
+
+class Model {
+ public:
+  Model(const ModelConfig& cfg, const RecipeConfig& recipe);
+  ~Model();
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  void init_parameters(uint64_t seed);  // deterministic in seed, independent of thread count
+
+  const ModelConfig& config() const;
+  const std::vector<ParamInfo>& params() const;
+  std::vector<std::string> linear_names() const;  // quantizable linears, index = QuantStatRecord::tensor
+  int64_t num_params() const;
+  float* param_data();  // the parameter arena
+  float* grad_data();   // the gradient arena (same layout)
+
+  // tokens: [B, T+1] row-major; inputs are tokens[:, :T], targets tokens[:, 1:].
+  // Computes the mean cross-entropy and overwrites the gradient arena. `step` and `seed` key the
+  // stochastic-rounding streams; `tokens_seen` drives the recipe's precision schedule.
+  double forward_backward(const int32_t* tokens, int B, int T, uint64_t seed, int64_t step,
+                          int64_t tokens_seen, StepTelemetry* telemetry = nullptr);
+  // Mean cross-entropy without gradients (validation / eval); quantized as in fprop.
+  double forward_loss(const int32_t* tokens, int B, int T, int64_t tokens_seen);
+  // Logits [B*T, vocab] of the last forward (for cross-checks).
+  const float* last_logits() const;
+
+  const std::vector<GemmUse>& gemm_uses() const;  // counters since construction
+
+ private:
+  struct Impl;
+  Impl* impl_;
+};
+
+}  // namespace fp4lab
