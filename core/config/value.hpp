@@ -25,6 +25,8 @@ class ConfigError : public std::runtime_error {
   const std::string key;
 };
 
+struct ValueEntry;
+
 class Value {
  public:
   enum class Kind { null, scalar, list, map };
@@ -51,11 +53,7 @@ class Value {
   void push_back(Value v) { items_.push_back(std::move(v)); }
 
   // Maps keep the file's key order; keys carry their own location.
-  struct Entry {
-    std::string key;
-    SourceLoc key_loc;
-    Value value;
-  };
+  using Entry = ValueEntry;
   const std::vector<Entry>& entries() const { return entries_; }
   const Value* find(const std::string& key) const;  // nullptr if absent
   void set(const std::string& key, Value v, SourceLoc key_loc = {});  // replace or append
@@ -72,7 +70,13 @@ class Value {
   std::string text_;
   bool quoted_ = false;
   std::vector<Value> items_;
-  std::vector<Entry> entries_;
+  std::vector<ValueEntry> entries_;
+};
+
+struct ValueEntry {
+  std::string key;
+  SourceLoc key_loc;
+  Value value;
 };
 
 // Parsing and emitting (yaml_io.cpp). Parse errors are ConfigErrors with the YAML line.
