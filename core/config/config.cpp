@@ -1,0 +1,463 @@
+// The field table of Config and the layered resolution (defaults → files → presets → overrides).
+// Every key a user can write is declared exactly once below.
+#include "core/config/config.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+namespace fp4lab {
+
+std::string to_string(LrSchedule s) {
+  switch (s) {
+    case LrSchedule::cosine: return "cosine";
+    case LrSchedule::wsd: return "wsd";
+    case LrSchedule::constant: return "constant";
+  }
+  return "?";
+}
+
+static bool parse(const std::string& s, LrSchedule& out) {
+  for (auto v : {LrSchedule::cosine, LrSchedule::wsd, LrSchedule::constant})
+    if (to_string(v) == s) return out = v, true;
+  return false;
+}
+
+static std::string to_string(Coverage c) {
+  switch (c) {
+    case Coverage::all_linear: return "all_linear";
+    case Coverage::mlp_only: return "mlp_only";
+    case Coverage::attn_only: return "attn_only";
+  }
+  return "?";
+}
+
+static bool parse(const std::string& s, Coverage& out) {
+  for (auto v : {Coverage::all_linear, Coverage::mlp_only, Coverage::attn_only})
+    if (to_string(v) == s) return out = v, true;
+  return false;
+}
+
+static std::string format_double(double d) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  // Shortest round-tripping form.
+  for (int prec = 1; prec <= 17; ++prec) {
+    char b2[64];
+    std::snprintf(b2, sizeof b2, "%.*g", prec, d);
+    if (std::strtod(b2, nullptr) == d) return b2;
+  }
+  return buf;
+}
+
+namespace {
+
+// Builders for the field table: each takes an accessor returning a reference into Config.
+template <class T>
+using Accessor = std::function<T&(Config&)>;
+
+class FieldTable {
+ public:
+  std::vector<ConfigField> fields;
+
+  void add_int(const std::string& path, const std::string& help, Accessor<int> acc) {
+    fields.push_back({path, "int", help,
+                      [=](Config& c, const Value& v) {
+                        long long x = v.as_int(path);
+                        if (x < INT32_MIN || x > INT32_MAX) throw ConfigError(v.loc(), path, "out of range");
+                        acc(c) = static_cast<int>(x);
+                      },
+                      [=](const Config& c) { return std::to_string(acc(const_cast<Config&>(c))); }});
+  }
+  void add_i64(const std::string& path, const std::string& help, Accessor<int64_t> acc) {
+    fields.push_back({path, "int", help, [=](Config& c, const Value& v) { acc(c) = v.as_int(path); },
+                      [=](const Config& c) { return std::to_string(acc(const_cast<Config&>(c))); }});
+  }
+  void add_u64(const std::string& path, const std::string& help, Accessor<uint64_t> acc) {
+    fields.push_back({path, "int", help,
+                      [=](Config& c, const Value& v) {
+                        long long x = v.as_int(path);
+                        if (x < 0) throw ConfigError(v.loc(), path, "must be >= 0");
+                        acc(c) = static_cast<uint64_t>(x);
+                      },
+                      [=](const Config& c) { return std::to_string(acc(const_cast<Config&>(c))); }});
+  }
+  void add_float(const std::string& path, const std::string& help, Accessor<double> acc) {
+    fields.push_back({path, "float", help, [=](Config& c, const Value& v) { acc(c) = v.as_double(path); },
+                      [=](const Config& c) { return format_double(acc(const_cast<Config&>(c))); }});
+  }
+  void add_bool(const std::string& path, const std::string& help, Accessor<bool> acc) {
+    fields.push_back({path, "bool", help, [=](Config& c, const Value& v) { acc(c) = v.as_bool(path); },
+                      [=](const Config& c) { return acc(const_cast<Config&>(c)) ? "true" : "false"; }});
+  }
+  void add_string(const std::string& path, const std::string& help, Accessor<std::string> acc) {
+    fields.push_back({path, "string", help,
+                      [=](Config& c, const Value& v) { acc(c) = v.as_string(path); },
+                      [=](const Config& c) { return acc(const_cast<Config&>(c)); }});
+  }
+  template <class E>
+  void add_enum(const std::string& path, const std::string& help, std::vector<E> values, Accessor<E> acc) {
+    std::string type;
+    for (auto v : values) type += (type.empty() ? "" : "|") + to_string(v);
+    fields.push_back({path, type, help,
+                      [=](Config& c, const Value& v) {
+                        E e{};
+                        if (!parse(v.as_string(path), e))
+                          throw ConfigError(v.loc(), path, "expected one of " + type + ", got '" + v.text() + "'");
+                        acc(c) = e;
+                      },
+                      [=](const Config& c) { return to_string(acc(const_cast<Config&>(c))); }});
+  }
+
+  void add_spec(const std::string& prefix, const std::string& what, std::function<QuantSpec&(Config&)> acc) {
+    add_enum<ElementFormat>(prefix + ".element", "element format of " + what,
+                            {ElementFormat::none, ElementFormat::bf16, ElementFormat::fp8_e4m3,
+                             ElementFormat::fp8_e5m2, ElementFormat::fp4_e2m1},
+                            [=](Config& c) -> ElementFormat& { return acc(c).element; });
+    add_int(prefix + ".block", "elements per block along the quantized axis (0 = per tensor)",
+            [=](Config& c) -> int& { return acc(c).block; });
+    add_enum<ScaleFormat>(prefix + ".scale", "block scale format",
+                          {ScaleFormat::none, ScaleFormat::fp32, ScaleFormat::e4m3, ScaleFormat::ue8m0},
+                          [=](Config& c) -> ScaleFormat& { return acc(c).scale; });
+    add_enum<ScaleRule>(prefix + ".scale_rule", "ue8m0 rule: floor (OCP) or ceil (TE)",
+                        {ScaleRule::floor, ScaleRule::ceil},
+                        [=](Config& c) -> ScaleRule& { return acc(c).scale_rule; });
+    add_enum<Tile>(prefix + ".tile", "d1: 1 x block; d2: 16x16 tiles (weights)", {Tile::d1, Tile::d2},
+                   [=](Config& c) -> Tile& { return acc(c).tile; });
+    add_enum<Rounding>(prefix + ".rounding", "rne or sr (stochastic, fp4 only)", {Rounding::rne, Rounding::sr},
+                       [=](Config& c) -> Rounding& { return acc(c).rounding; });
+    add_bool(prefix + ".rht", "random Hadamard transform before quantizing",
+             [=](Config& c) -> bool& { return acc(c).rht; });
+    add_int(prefix + ".rht_size", "Hadamard length", [=](Config& c) -> int& { return acc(c).rht_size; });
+    add_u64(prefix + ".rht_sign_seed", "0: TE's fixed signs 0xD7E8; else seeded random signs",
+            [=](Config& c) -> uint64_t& { return acc(c).rht_sign_seed; });
+    add_enum<BlockScaleFormula>(prefix + ".formula", "NVFP4 block-scale formula (TE version)",
+                                {BlockScaleFormula::te_2_14, BlockScaleFormula::te_2_13},
+                                [=](Config& c) -> BlockScaleFormula& { return acc(c).formula; });
+  }
+
+  void add_linear(const std::string& prefix, std::function<LinearRecipe&(Config&)> acc) {
+    const std::pair<const char*, QuantSpec LinearRecipe::*> ops[] = {
+        {"fprop_x", &LinearRecipe::fprop_x},   {"fprop_w", &LinearRecipe::fprop_w},
+        {"dgrad_dy", &LinearRecipe::dgrad_dy}, {"dgrad_w", &LinearRecipe::dgrad_w},
+        {"wgrad_dy", &LinearRecipe::wgrad_dy}, {"wgrad_x", &LinearRecipe::wgrad_x}};
+    for (const auto& [name, member] : ops) {
+      auto m = member;
+      add_spec(prefix + "." + name, std::string(name) + " operand",
+               [=](Config& c) -> QuantSpec& { return acc(c).*m; });
+    }
+    add_bool(prefix + ".bf16_output", "round GEMM outputs to bf16",
+             [=](Config& c) -> bool& { return acc(c).bf16_output; });
+  }
+};
+
+FieldTable make_table() {
+  FieldTable t;
+  // model
+  t.add_int("model.vocab", "vocabulary size (byte-level: 256)", [](Config& c) -> int& { return c.model.vocab; });
+  t.add_int("model.d_model", "hidden size", [](Config& c) -> int& { return c.model.d_model; });
+  t.add_int("model.n_layers", "decoder blocks", [](Config& c) -> int& { return c.model.n_layers; });
+  t.add_int("model.n_heads", "attention heads", [](Config& c) -> int& { return c.model.n_heads; });
+  t.add_int("model.d_ff", "SwiGLU hidden size", [](Config& c) -> int& { return c.model.d_ff; });
+  t.add_int("model.seq_len", "sequence length (tokens)", [](Config& c) -> int& { return c.model.seq_len; });
+  t.add_float("model.rope_theta", "RoPE base", [](Config& c) -> double& { return c.model.rope_theta; });
+  t.add_float("model.norm_eps", "RMSNorm epsilon", [](Config& c) -> double& { return c.model.norm_eps; });
+  t.add_float("model.init_std", "init standard deviation", [](Config& c) -> double& { return c.model.init_std; });
+  // recipe
+  t.add_string("recipe.name", "recipe name (set by the preset)", [](Config& c) -> std::string& { return c.recipe.name; });
+  t.add_linear("recipe.quantized", [](Config& c) -> LinearRecipe& { return c.recipe.quantized; });
+  t.add_linear("recipe.high_precision", [](Config& c) -> LinearRecipe& { return c.recipe.high_precision; });
+  t.add_enum<Coverage>("recipe.coverage", "which block linears are quantized",
+                       {Coverage::all_linear, Coverage::mlp_only, Coverage::attn_only},
+                       [](Config& c) -> Coverage& { return c.recipe.coverage; });
+  t.add_bool("recipe.quantize_lm_head", "quantize the LM head too",
+             [](Config& c) -> bool& { return c.recipe.quantize_lm_head; });
+  t.add_int("recipe.keep_first", "first N blocks stay in high precision",
+            [](Config& c) -> int& { return c.recipe.keep_first; });
+  t.add_int("recipe.keep_last", "last N blocks stay in high precision",
+            [](Config& c) -> int& { return c.recipe.keep_last; });
+  t.add_i64("recipe.switch_tokens", "switch every layer to high precision from this token count (0 = never)",
+            [](Config& c) -> int64_t& { return c.recipe.switch_tokens; });
+  // optim
+  t.add_float("optim.lr", "peak learning rate", [](Config& c) -> double& { return c.optim.lr; });
+  t.add_float("optim.min_lr_ratio", "final lr / peak lr", [](Config& c) -> double& { return c.optim.min_lr_ratio; });
+  t.add_float("optim.beta1", "AdamW beta1", [](Config& c) -> double& { return c.optim.beta1; });
+  t.add_float("optim.beta2", "AdamW beta2", [](Config& c) -> double& { return c.optim.beta2; });
+  t.add_float("optim.eps", "AdamW epsilon", [](Config& c) -> double& { return c.optim.eps; });
+  t.add_float("optim.weight_decay", "decoupled weight decay", [](Config& c) -> double& { return c.optim.weight_decay; });
+  t.add_float("optim.grad_clip", "global gradient-norm clip (0 = off)", [](Config& c) -> double& { return c.optim.grad_clip; });
+  t.add_enum<LrSchedule>("optim.schedule", "learning-rate schedule",
+                         {LrSchedule::cosine, LrSchedule::wsd, LrSchedule::constant},
+                         [](Config& c) -> LrSchedule& { return c.optim.schedule; });
+  t.add_float("optim.warmup_fraction", "warmup length as a fraction of train.tokens",
+              [](Config& c) -> double& { return c.optim.warmup_fraction; });
+  t.add_i64("optim.warmup_tokens", "warmup length in tokens (overrides warmup_fraction when > 0)",
+            [](Config& c) -> int64_t& { return c.optim.warmup_tokens; });
+  t.add_float("optim.decay_fraction", "wsd: fraction of tokens in the final decay",
+              [](Config& c) -> double& { return c.optim.decay_fraction; });
+  // data
+  t.add_string("data.source", "synthetic, or a text file or directory", [](Config& c) -> std::string& { return c.data.source; });
+  t.add_float("data.val_fraction", "held-out fraction of the token stream", [](Config& c) -> double& { return c.data.val_fraction; });
+  t.add_int("data.synthetic_vocab", "symbols of the synthetic Markov chain", [](Config& c) -> int& { return c.data.synthetic_vocab; });
+  t.add_i64("data.synthetic_tokens", "length of the synthetic corpus", [](Config& c) -> int64_t& { return c.data.synthetic_tokens; });
+  t.add_u64("data.synthetic_seed", "seed of the synthetic corpus", [](Config& c) -> uint64_t& { return c.data.synthetic_seed; });
+  t.add_float("data.synthetic_concentration", "peakiness of the synthetic transitions (smaller = lower entropy)",
+              [](Config& c) -> double& { return c.data.synthetic_concentration; });
+  // train
+  t.add_u64("train.seed", "seed of init, data order and stochastic rounding", [](Config& c) -> uint64_t& { return c.train.seed; });
+  t.add_int("train.batch_size", "sequences per step", [](Config& c) -> int& { return c.train.batch_size; });
+  t.add_i64("train.tokens", "training budget in tokens", [](Config& c) -> int64_t& { return c.train.tokens; });
+  t.add_i64("train.val_interval_tokens", "tokens between validations", [](Config& c) -> int64_t& { return c.train.val_interval_tokens; });
+  t.add_i64("train.val_tokens", "validation tokens per evaluation", [](Config& c) -> int64_t& { return c.train.val_tokens; });
+  t.add_int("train.telemetry_interval", "steps between quantization statistics (0 = off)",
+            [](Config& c) -> int& { return c.train.telemetry_interval; });
+  t.add_int("train.checkpoint_interval", "steps between checkpoints (0 = only at the end)",
+            [](Config& c) -> int& { return c.train.checkpoint_interval; });
+  t.add_float("train.diverge_factor", "loss above this multiple of the initial loss means diverged",
+              [](Config& c) -> double& { return c.train.diverge_factor; });
+  return t;
+}
+
+}  // namespace
+
+const std::vector<ConfigField>& config_fields() {
+  static const std::vector<ConfigField> fields = make_table().fields;
+  return fields;
+}
+
+const ConfigField* find_config_field(const std::string& path) {
+  static const std::map<std::string, const ConfigField*> index = [] {
+    std::map<std::string, const ConfigField*> m;
+    for (const auto& f : config_fields()) m[f.path] = &f;
+    return m;
+  }();
+  auto it = index.find(path);
+  return it == index.end() ? nullptr : it->second;
+}
+
+static size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string closest_config_key(const std::string& path) {
+  std::string best;
+  size_t best_d = SIZE_MAX;
+  for (const auto& f : config_fields()) {
+    size_t d = edit_distance(path, f.path);
+    if (d < best_d) best_d = d, best = f.path;
+  }
+  return best;
+}
+
+std::string presets_dir() {
+  if (const char* env = std::getenv("FP4LAB_PRESETS")) return env;
+  return std::string(FP4LAB_SOURCE_DIR) + "/experiments";
+}
+
+static const std::map<std::string, std::string>& preset_group_dirs() {
+  static const std::map<std::string, std::string> m = {{"model", "models"}, {"recipe", "recipes"}};
+  return m;
+}
+
+static bool is_spec_path(const std::string& path) {
+  for (const char* lin : {"recipe.quantized.", "recipe.high_precision."})
+    if (path.rfind(lin, 0) == 0) {
+      const std::string rest = path.substr(std::string(lin).size());
+      for (const char* op : {"fprop_x", "fprop_w", "dgrad_dy", "dgrad_w", "wgrad_dy", "wgrad_x"})
+        if (rest == op) return true;
+    }
+  return false;
+}
+
+bool is_preset_group(const std::string& path) { return preset_group_dirs().count(path) || is_spec_path(path); }
+
+std::vector<std::string> preset_names(const std::string& group) {
+  std::vector<std::string> names;
+  auto it = preset_group_dirs().find(group);
+  if (it == preset_group_dirs().end()) return names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(presets_dir() + "/" + it->second, ec))
+    if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void ConfigBuilder::add_file(const std::string& path) {
+  Value root = parse_yaml_file(path);
+  if (root.is_null()) return;
+  if (!root.is_map()) throw ConfigError(root.loc(), "", "a config file must be a map of keys");
+  if (const Value* base = root.find("base")) {
+    std::filesystem::path p = base->as_string("base");
+    if (p.is_relative()) p = std::filesystem::path(path).parent_path() / p;
+    add_file(p.string());
+  }
+  Value rest = Value::map(root.loc());
+  for (const auto& e : root.entries())
+    if (e.key != "base") rest.set(e.key, e.value, e.key_loc);
+  add_tree(rest);
+}
+
+void ConfigBuilder::add_tree(const Value& map, const std::string& prefix) {
+  for (const auto& e : map.entries()) add(prefix.empty() ? e.key : prefix + "." + e.key, e.value);
+}
+
+void ConfigBuilder::add(const std::string& path, const Value& value) {
+  if (value.is_map()) return add_tree(value, path);
+  if (value.is_scalar() && is_preset_group(path)) {
+    if (is_spec_path(path)) {  // a named operand format, e.g. fprop_x: nvfp4
+      QuantSpec spec;
+      if (!named_format(value.text(), spec))
+        throw ConfigError(value.loc(), path, "unknown format '" + value.text() +
+                                                 "' (nvfp4, mxfp4, mxfp8, fp8_e4m3, fp8_e5m2, bf16, fp32)");
+      Config probe;
+      // Express the spec through the field table so every field is set explicitly.
+      for (const auto& f : config_fields())
+        if (f.path.rfind("recipe.quantized.fprop_x.", 0) == 0) {
+          probe.recipe.quantized.fprop_x = spec;
+          const std::string leaf = f.path.substr(std::string("recipe.quantized.fprop_x.").size());
+          entries_.push_back({path + "." + leaf, Value::scalar(f.get(probe), value.loc())});
+        }
+      return;
+    }
+    const std::string file = presets_dir() + "/" + preset_group_dirs().at(path) + "/" + value.text() + ".yaml";
+    if (!std::filesystem::exists(file)) {
+      std::string known;
+      for (const auto& n : preset_names(path)) known += (known.empty() ? "" : ", ") + n;
+      throw ConfigError(value.loc(), path, "unknown preset '" + value.text() + "' (known: " + known + ")");
+    }
+    Value preset = parse_yaml_file(file);
+    if (!preset.is_map()) throw ConfigError(preset.loc(), path, "a preset file must be a map");
+    add_tree(preset, path);
+    return;
+  }
+  entries_.push_back({path, value});
+}
+
+void ConfigBuilder::add_override(const std::string& assignment, const std::string& source) {
+  const auto eq = assignment.find('=');
+  SourceLoc loc{source + " " + assignment, 0, 0};
+  if (eq == std::string::npos || eq == 0) throw ConfigError(loc, "", "expected key=value");
+  const std::string key = assignment.substr(0, eq);
+  Value v = parse_yaml_string(assignment.substr(eq + 1), source);
+  if (v.is_null()) v = Value::scalar("", loc);
+  // Relocate every node to the override's own source.
+  std::function<void(Value&)> relocate = [&](Value& n) { n.set_loc(loc); };
+  relocate(v);
+  add(key, v);
+}
+
+Config ConfigBuilder::build() const {
+  Config c;
+  std::map<std::string, SourceLoc> where;
+  for (const auto& e : entries_) {
+    const ConfigField* f = find_config_field(e.path);
+    if (!f) {
+      throw ConfigError(e.value.loc(), e.path,
+                        "unknown key (did you mean '" + closest_config_key(e.path) + "'?)");
+    }
+    f->set(c, e.value);
+    where[e.path] = e.value.loc();
+  }
+  validate_config(c, [&](const std::string& path) {
+    auto it = where.find(path);
+    return it == where.end() ? SourceLoc{"<defaults>", 0, 0} : it->second;
+  });
+  return c;
+}
+
+void validate_config(const Config& c, const std::function<SourceLoc(const std::string&)>& where) {
+  auto fail = [&](const std::string& key, const std::string& msg) { throw ConfigError(where(key), key, msg); };
+  const ModelConfig& m = c.model;
+  auto positive = [&](const std::string& key, double v) {
+    if (!(v > 0)) fail(key, "must be > 0");
+  };
+  positive("model.vocab", m.vocab);
+  positive("model.d_model", m.d_model);
+  positive("model.n_layers", m.n_layers);
+  positive("model.n_heads", m.n_heads);
+  positive("model.d_ff", m.d_ff);
+  positive("model.seq_len", m.seq_len);
+  positive("train.batch_size", c.train.batch_size);
+  positive("train.tokens", static_cast<double>(c.train.tokens));
+  positive("optim.lr", c.optim.lr);
+  if (m.d_model % m.n_heads != 0)
+    fail("model.n_heads", "n_heads (" + std::to_string(m.n_heads) + ") must divide d_model (" +
+                              std::to_string(m.d_model) + ")");
+  if ((m.d_model / m.n_heads) % 2 != 0) fail("model.n_heads", "head size d_model/n_heads must be even (RoPE)");
+  if (m.vocab > 256 && c.data.source != "synthetic") fail("model.vocab", "byte-level data needs vocab <= 256");
+  if (m.vocab < 256 && c.data.source != "synthetic") fail("model.vocab", "byte-level data needs vocab 256");
+  if (c.data.source == "synthetic" && c.data.synthetic_vocab > m.vocab)
+    fail("data.synthetic_vocab", "larger than model.vocab");
+  if (c.data.synthetic_vocab < 2) fail("data.synthetic_vocab", "must be >= 2");
+  if (!(c.data.val_fraction > 0 && c.data.val_fraction < 0.5)) fail("data.val_fraction", "must be in (0, 0.5)");
+  if (c.recipe.keep_first < 0 || c.recipe.keep_last < 0 || c.recipe.keep_first + c.recipe.keep_last > m.n_layers)
+    fail("recipe.keep_last", "keep_first + keep_last must be within [0, n_layers]");
+  if (c.train.tokens < static_cast<int64_t>(c.train.batch_size) * m.seq_len)
+    fail("train.tokens", "budget is smaller than one batch (batch_size * seq_len tokens)");
+  if (c.train.diverge_factor <= 1) fail("train.diverge_factor", "must be > 1");
+
+  // Every operand of every linear shape must be quantizable as specified.
+  const int64_t tokens_per_step = static_cast<int64_t>(c.train.batch_size) * m.seq_len;
+  struct Shape { int64_t in, out; };
+  const Shape shapes[] = {{m.d_model, m.d_model}, {m.d_model, m.d_ff}, {m.d_ff, m.d_model}, {m.d_model, m.vocab}};
+  const std::pair<const char*, const LinearRecipe*> recipes[] = {{"recipe.quantized", &c.recipe.quantized},
+                                                                {"recipe.high_precision", &c.recipe.high_precision}};
+  for (const auto& [prefix, lr] : recipes) {
+    for (size_t s = 0; s < std::size(shapes); ++s) {
+      if (s == 3 && std::string(prefix) == "recipe.quantized" && !c.recipe.quantize_lm_head) continue;
+      const int64_t K = shapes[s].in, N = shapes[s].out, M = tokens_per_step;
+      const std::tuple<const char*, const QuantSpec*, int64_t, int64_t> ops[] = {
+          {"fprop_x", &lr->fprop_x, M, K},   {"fprop_w", &lr->fprop_w, N, K},
+          {"dgrad_dy", &lr->dgrad_dy, M, N}, {"dgrad_w", &lr->dgrad_w, K, N},
+          {"wgrad_dy", &lr->wgrad_dy, N, M}, {"wgrad_x", &lr->wgrad_x, K, M}};
+      for (const auto& [name, spec, rows, cols] : ops) {
+        const std::string why = validate(*spec, rows, cols);
+        if (!why.empty()) {
+          const std::string key = std::string(prefix) + "." + name;
+          // Point at the most specific field that was set.
+          std::string at = key + ".block";
+          for (const char* leaf : {".rounding", ".tile", ".rht", ".rht_size", ".scale", ".element", ".block"})
+            if (where(key + leaf).line > 0 || where(key + leaf).file != "<defaults>") at = key + leaf;
+          fail(at, why + " (operand " + std::to_string(rows) + "x" + std::to_string(cols) + ")");
+        }
+      }
+    }
+  }
+}
+
+std::string canonical_yaml(const Config& c) {
+  Value root = Value::map();
+  for (const auto& f : config_fields()) {
+    Value* node = &root;
+    size_t start = 0;
+    std::string path = f.path;
+    for (size_t dot; (dot = path.find('.', start)) != std::string::npos; start = dot + 1) {
+      const std::string part = path.substr(start, dot - start);
+      if (!node->find(part)) node->set(part, Value::map());
+      node = const_cast<Value*>(node->find(part));
+    }
+    node->set(path.substr(start), Value::scalar(f.get(c)));
+  }
+  return emit_yaml(root);
+}
+
+std::string config_id(const Config& c) {
+  const std::string text = canonical_yaml(c);
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ull;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return std::string(buf, 12);
+}
+
+}  // namespace fp4lab

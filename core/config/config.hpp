@@ -1,0 +1,117 @@
+// The typed run configuration: every field declared once (path, default, help) in config.cpp's
+// field table, which drives the YAML reader, --set overrides, `fp4lab train --help-config`, the
+// canonical resolved YAML (and so the cell id) and the run file's config attribute.
+// Not the grid language (experiments/grid) and not the numerics.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/config/value.hpp"
+#include "core/model/model.hpp"
+
+namespace fp4lab {
+
+enum class LrSchedule : uint8_t { cosine, wsd, constant };
+
+struct OptimConfig {
+  double lr = 1e-3;
+  double min_lr_ratio = 0.1;   // final lr = lr * min_lr_ratio
+  double beta1 = 0.9, beta2 = 0.95, eps = 1e-8;
+  double weight_decay = 0.1;   // decoupled (AdamW); not applied to norms
+  double grad_clip = 1.0;      // global L2 norm; 0 = off
+  LrSchedule schedule = LrSchedule::cosine;
+  double warmup_fraction = 0.1;  // of train.tokens (used when warmup_tokens = 0)
+  int64_t warmup_tokens = 0;
+  double decay_fraction = 0.2;   // wsd: final fraction of tokens spent decaying
+};
+
+struct DataConfig {
+  std::string source = "synthetic";  // "synthetic", or a text file / directory (byte tokens)
+  double val_fraction = 0.05;        // held-out tail of the token stream
+  // Synthetic corpus: an order-2 Markov chain over `synthetic_vocab` symbols with an exactly
+  // known entropy rate; the corpus is fixed by synthetic_seed (independent of train.seed).
+  int synthetic_vocab = 32;
+  int64_t synthetic_tokens = 1 << 21;
+  uint64_t synthetic_seed = 1234;
+  double synthetic_concentration = 0.3;  // smaller = peakier transitions = lower entropy
+};
+
+struct TrainConfig {
+  uint64_t seed = 0;          // init, data order and stochastic rounding
+  int batch_size = 16;        // sequences per step
+  int64_t tokens = 1 << 20;   // training budget (tokens)
+  int64_t val_interval_tokens = 1 << 17;
+  int64_t val_tokens = 1 << 14;
+  int telemetry_interval = 50;   // steps between quantization statistics (0 = off)
+  int checkpoint_interval = 50;  // steps between checkpoints (0 = only at the end)
+  double diverge_factor = 2.0;   // loss above factor * initial loss (or non-finite) = diverged
+};
+
+struct Config {
+  ModelConfig model;
+  RecipeConfig recipe;
+  OptimConfig optim;
+  DataConfig data;
+  TrainConfig train;
+};
+
+std::string to_string(LrSchedule);
+
+// One declared field.
+struct ConfigField {
+  std::string path;  // dotted, e.g. "recipe.quantized.fprop_x.block"
+  std::string type;  // "int", "float", "bool", "string" or "a|b|c" for enums
+  std::string help;
+  std::function<void(Config&, const Value&)> set;  // throws ConfigError
+  std::function<std::string(const Config&)> get;   // canonical text
+};
+const std::vector<ConfigField>& config_fields();
+const ConfigField* find_config_field(const std::string& path);
+// The declared path closest to `path` (edit distance), for "did you mean" messages.
+std::string closest_config_key(const std::string& path);
+
+// Preset groups: a scalar value at one of these paths names a YAML file in
+// experiments/<dir>/<name>.yaml whose keys are applied under that path.
+//   model: small      recipe: nvfp4      recipe.quantized.fprop_x: nvfp4 (a named operand format)
+bool is_preset_group(const std::string& path);
+std::vector<std::string> preset_names(const std::string& group);  // e.g. all recipe names
+std::string presets_dir();  // FP4LAB_PRESETS env var, else <source>/experiments
+
+struct ConfigEntry {
+  std::string path;
+  Value value;  // a scalar (or a list for list-typed fields); carries its file:line
+};
+
+// Collects config layers in order (later wins) and resolves them into a Config.
+class ConfigBuilder {
+ public:
+  // A config file; a top-level `base: other.yaml` (relative to the file) is applied first.
+  void add_file(const std::string& path);
+  // A map of keys (nested or dotted) applied under `prefix`.
+  void add_tree(const Value& map, const std::string& prefix = "");
+  // One key: preset names are expanded here, maps are flattened.
+  void add(const std::string& path, const Value& value);
+  // "key=value" from the command line (value parsed as YAML).
+  void add_override(const std::string& assignment, const std::string& source = "--set");
+
+  const std::vector<ConfigEntry>& entries() const { return entries_; }
+  // Defaults, then every entry; unknown keys, wrong types and impossible combinations throw
+  // ConfigError naming the key and where it was set.
+  Config build() const;
+
+ private:
+  std::vector<ConfigEntry> entries_;
+};
+
+// Cross-field checks (head count divides d_model, block sizes divide dimensions, SR only where
+// defined, ...). `where(path)` gives the location that set a key, for the error message.
+void validate_config(const Config& c, const std::function<SourceLoc(const std::string&)>& where);
+
+// The canonical resolved config: every field in declaration order, as nested YAML.
+std::string canonical_yaml(const Config& c);
+// Short stable id of a config: 12 hex digits of the 64-bit FNV-1a hash of canonical_yaml().
+std::string config_id(const Config& c);
+
+}  // namespace fp4lab

@@ -1,0 +1,78 @@
+// Canary tensors: Gaussian values with one outlier per row, an all-zero row, values swept across
+// binades and a tie-heavy row, 64 x 128 (divides every block size and 16x16 tiles).
+#include "core/train/fingerprint.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "core/quant/quantize.hpp"
+#include "core/train/random.hpp"
+
+namespace fp4lab {
+
+namespace {
+
+constexpr int64_t kRows = 64, kCols = 128;
+
+std::vector<float> canary() {
+  std::vector<float> x(kRows * kCols);
+  for (int64_t i = 0; i < kRows * kCols; ++i)
+    x[i] = static_cast<float>(random_normal(20261122, RandomStream::init, i));
+  for (int64_t r = 0; r < kRows; ++r) x[r * kCols + (r * 7) % kCols] *= 40.0f;  // outliers
+  for (int64_t c = 0; c < kCols; ++c) {
+    x[3 * kCols + c] = 0.0f;                                         // all-zero row
+    x[5 * kCols + c] = std::ldexp(1.0f, int(c % 40) - 30);           // binade sweep
+    x[7 * kCols + c] = 0.25f * float(c % 25) * (c % 2 ? -1.f : 1.f);  // E2M1 ties
+  }
+  return x;
+}
+
+struct Fnv {
+  uint64_t h = 1469598103934665603ull;
+  void add(const void* p, size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+  }
+};
+
+void hash_spec(Fnv& fnv, const QuantSpec& spec) {
+  static const std::vector<float> x = canary();
+  std::vector<float> out(x.size());
+  std::vector<uint8_t> codes, scales;
+  float amax = 0;
+  QuantOutputs extra;
+  extra.codes = &codes;
+  extra.scales = &scales;
+  extra.global_amax = &amax;
+  quantize(x.data(), out.data(), kRows, kCols, spec, QuantRandom{1, 2, 3}, extra);
+  fnv.add(out.data(), out.size() * sizeof(float));
+  fnv.add(codes.data(), codes.size());
+  fnv.add(scales.data(), scales.size());
+  fnv.add(&amax, sizeof amax);
+}
+
+std::string hex(uint64_t h) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+}  // namespace
+
+std::string numerics_fingerprint(const QuantSpec& spec) {
+  Fnv fnv;
+  hash_spec(fnv, spec);
+  return hex(fnv.h);
+}
+
+std::string numerics_fingerprint(const RecipeConfig& r) {
+  Fnv fnv;
+  for (const LinearRecipe* lr : {&r.quantized, &r.high_precision})
+    for (const QuantSpec* s : {&lr->fprop_x, &lr->fprop_w, &lr->dgrad_dy, &lr->dgrad_w, &lr->wgrad_dy, &lr->wgrad_x})
+      hash_spec(fnv, *s);
+  return hex(fnv.h);
+}
+
+}  // namespace fp4lab

@@ -1,0 +1,14 @@
+// Numerics fingerprint: a hash of the quantizer's outputs (dequantized bits, codes, scales) for
+// every operand format of a recipe on fixed canary tensors, so two builds or machines can be
+// compared without training. Stored in every run file.
+#pragma once
+#include <string>
+
+#include "core/model/recipe.hpp"
+
+namespace fp4lab {
+
+std::string numerics_fingerprint(const RecipeConfig& recipe);  // 16 hex digits
+std::string numerics_fingerprint(const QuantSpec& spec);
+
+}  // namespace fp4lab

@@ -1,0 +1,222 @@
+// The training loop. Every random stream is a function of (seed, step), so the state saved in a
+// checkpoint (parameters, Adam moments, step) is enough to continue bit-identically.
+#include "core/train/trainer.hpp"
+
+#include <omp.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "core/model/model.hpp"
+#include "core/train/checkpoint.hpp"
+#include "core/train/data.hpp"
+#include "core/train/fingerprint.hpp"
+#include "core/train/optimizer.hpp"
+
+namespace fp4lab {
+
+static std::string read_status_if_finished(const std::string& path, TrainResult& r) {
+  if (!std::filesystem::exists(path)) return "";
+  try {
+    RunData d = read_run(path, false);
+    if (d.status == RunStatus::running) return "";
+    r.status = d.status;
+    r.step = d.steps.empty() ? 0 : d.steps.back().step;
+    r.tokens = d.steps.empty() ? 0 : d.steps.back().tokens;
+    r.last_loss = d.steps.empty() ? 0 : d.steps.back().train_loss;
+    r.skipped = true;
+    r.message = d.status_message;
+    return to_string(d.status);
+  } catch (const std::exception&) {
+    return "";  // unreadable (torn) run file: start again
+  }
+}
+
+static std::string recipe_manifest(const Model& model) {
+  std::ostringstream out;
+  const auto names = model.linear_names();
+  int quantized = 0, total = 0;
+  for (const auto& u : model.gemm_uses()) {
+    ++total;
+    if (u.spec.quantized() && u.spec.element != ElementFormat::bf16) ++quantized;
+  }
+  out << "operands_total: " << total << "\n";
+  out << "operands_4bit_or_8bit: " << quantized << "\n";
+  out << "uses:\n";
+  for (const auto& u : model.gemm_uses())
+    out << "  - {tensor: \"" << names.at(u.tensor) << "\", gemm: " << to_string(u.role)
+        << ", operand: " << operand_name(u.role, u.operand) << ", format: \"" << describe(u.spec)
+        << "\", count: " << u.count << "}\n";
+  return out.str();
+}
+
+static double validation_loss(Model& model, const TokenData& data, const Config& cfg, int64_t tokens_seen) {
+  const int T = cfg.model.seq_len, B = cfg.train.batch_size;
+  const int64_t windows = std::min<int64_t>(val_windows(data.val, T), std::max<int64_t>(1, cfg.train.val_tokens / T));
+  std::vector<int32_t> batch(static_cast<size_t>(B) * (T + 1));
+  double sum = 0;
+  int64_t count = 0;
+  for (int64_t w = 0; w < windows; w += B) {
+    const int b = static_cast<int>(std::min<int64_t>(B, windows - w));
+    val_batch(data.val, w, b, T, batch.data());
+    sum += model.forward_loss(batch.data(), b, T, tokens_seen) * b;
+    count += b;
+  }
+  return sum / double(count);
+}
+
+TrainResult train(const Config& cfg, const TrainOptions& opt) {
+  TrainResult result;
+  if (opt.threads > 0) omp_set_num_threads(opt.threads);
+  const std::string run_path = opt.out_path;
+  const std::string ckpt_path = checkpoint_path_for(run_path);
+  const std::string cell_id = opt.cell_id.empty() ? config_id(cfg) : opt.cell_id;
+  if (opt.resume && !read_status_if_finished(run_path, result).empty()) return result;
+
+  const TokenData data = load_data(cfg.data, cfg.model.seq_len);
+  Model model(cfg.model, cfg.recipe);
+  model.init_parameters(cfg.train.seed);
+  AdamW adam(cfg.optim, model.params(), model.num_params());
+
+  const int B = cfg.train.batch_size, T = cfg.model.seq_len;
+  const int64_t tokens_per_step = int64_t(B) * T;
+  const int64_t total_steps = (cfg.train.tokens + tokens_per_step - 1) / tokens_per_step;
+  const int64_t val_every = std::max<int64_t>(1, cfg.train.val_interval_tokens / tokens_per_step);
+
+  CheckpointState state;
+  state.config_yaml = canonical_yaml(cfg);
+  state.cell_id = cell_id;
+  state.seed = cfg.train.seed;
+
+  std::optional<RunWriter> writer;
+  if (opt.resume && std::filesystem::exists(ckpt_path) && std::filesystem::exists(run_path)) {
+    state = load_checkpoint(ckpt_path, model, &adam);
+    writer.emplace(RunWriter::reopen(run_path, state.step));
+  } else {
+    RunMeta meta;
+    meta.config_yaml = state.config_yaml;
+    meta.cell_id = cell_id;
+    meta.tensor_names = model.linear_names();
+    meta.n_params = model.num_params();
+    meta.entropy_rate = data.entropy_rate;
+    meta.recipe_manifest = recipe_manifest(model);
+    meta.fingerprint = numerics_fingerprint(cfg.recipe);
+    std::filesystem::remove(ckpt_path);
+    writer.emplace(RunWriter::create(run_path, meta));
+  }
+
+  std::vector<int32_t> batch(static_cast<size_t>(B) * (T + 1));
+  std::vector<QuantStatRecord> quant;
+  std::vector<TensorNorms> norms;
+  std::vector<LayerNormRecord> layer_records;
+  const auto t_start = std::chrono::steady_clock::now();
+  int64_t tokens_this_session = 0;
+
+  auto checkpoint = [&] {
+    save_checkpoint(ckpt_path, state, model, &adam);
+    writer->flush();
+  };
+
+  for (int64_t step = state.step + 1; step <= total_steps; ++step) {
+    const auto t0 = std::chrono::steady_clock::now();
+    sample_batch(data.train, cfg.train.seed, step, B, T, batch.data());
+    StepTelemetry tel;
+    const bool telemetry = cfg.train.telemetry_interval > 0 &&
+                           (step == 1 || step % cfg.train.telemetry_interval == 0);
+    quant.clear();
+    tel.quant_stats = telemetry;
+    tel.quant = &quant;
+    const double loss =
+        model.forward_backward(batch.data(), B, T, cfg.train.seed, step, state.tokens, &tel);
+    const int64_t tokens_after = state.tokens + tokens_per_step;
+    const double lr = learning_rate(cfg.optim, cfg.train.tokens, tokens_after);
+    const bool finite = std::isfinite(loss);
+    double grad_norm = 0;
+    if (finite) grad_norm = adam.step(model.param_data(), model.grad_data(), lr, &norms);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    state.step = step;
+    state.tokens = tokens_after;
+    if (step == 1) state.initial_loss = loss;
+    writer->add_step({step, tokens_after, loss, lr, grad_norm, secs});
+    if (!quant.empty()) {
+      for (auto& q : quant) q.step = step;
+      writer->add_quant_stats(quant);
+    }
+    if (finite) {
+      layer_records.clear();
+      const auto& params = model.params();
+      for (size_t i = 0; i < params.size(); ++i)
+        layer_records.push_back({step, int32_t(i), float(norms[i].grad), float(norms[i].update),
+                                 float(norms[i].m), float(norms[i].v)});
+      writer->add_layer_norms(layer_records);
+    }
+    result.step = step;
+    result.tokens = tokens_after;
+    result.last_loss = loss;
+
+    if (!finite || loss > cfg.train.diverge_factor * state.initial_loss) {
+      std::ostringstream msg;
+      msg << (finite ? "loss exploded: " : "non-finite loss: ") << loss << " at step " << step
+          << " (initial " << state.initial_loss << ")";
+      writer->set_manifest(recipe_manifest(model));
+      writer->set_status(RunStatus::diverged, step, msg.str());
+      std::filesystem::remove(ckpt_path);
+      result.status = RunStatus::diverged;
+      result.message = msg.str();
+      return result;
+    }
+    if (step % val_every == 0 || step == total_steps)
+      writer->add_val({step, tokens_after, validation_loss(model, data, cfg, tokens_after)});
+
+    tokens_this_session += tokens_per_step;
+    if (opt.on_progress) {
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+      opt.on_progress({step, total_steps, tokens_after, loss, tokens_this_session / std::max(1e-9, elapsed)});
+    }
+    const bool interrupted = (opt.stop && opt.stop->load()) || step == opt.stop_after_step;
+    if (step < total_steps &&
+        (interrupted || (cfg.train.checkpoint_interval > 0 && step % cfg.train.checkpoint_interval == 0)))
+      checkpoint();
+    if (interrupted && step < total_steps) {
+      result.status = RunStatus::running;
+      result.message = "interrupted at step " + std::to_string(step);
+      return result;
+    }
+  }
+  writer->set_manifest(recipe_manifest(model));
+  writer->set_status(RunStatus::done, state.step);
+  std::filesystem::remove(ckpt_path);
+  result.status = RunStatus::done;
+  return result;
+}
+
+double evaluate_checkpoint(const std::string& ckpt, const std::string& text_path, int batch_size) {
+  const CheckpointState s = read_checkpoint_state(ckpt);
+  ConfigBuilder b;
+  b.add_tree(parse_yaml_string(s.config_yaml, ckpt + ":config"));
+  Config cfg = b.build();
+  Model model(cfg.model, cfg.recipe);
+  load_checkpoint(ckpt, model, nullptr);
+  std::ifstream in(text_path, std::ios::binary);
+  if (!in) throw ConfigError(SourceLoc{text_path, 0, 0}, "--text", "cannot open file");
+  std::vector<int32_t> tokens;
+  for (char ch; in.get(ch);) tokens.push_back(static_cast<unsigned char>(ch));
+  const int T = cfg.model.seq_len;
+  const int64_t windows = val_windows(tokens, T);
+  if (windows == 0) throw ConfigError(SourceLoc{text_path, 0, 0}, "--text", "text shorter than seq_len + 1 bytes");
+  std::vector<int32_t> batch(static_cast<size_t>(batch_size) * (T + 1));
+  double sum = 0;
+  for (int64_t w = 0; w < windows; w += batch_size) {
+    const int b = static_cast<int>(std::min<int64_t>(batch_size, windows - w));
+    val_batch(tokens, w, b, T, batch.data());
+    sum += model.forward_loss(batch.data(), b, T, s.tokens) * b;
+  }
+  return sum / double(windows);
+}
+
+}  // namespace fp4lab

@@ -1,0 +1,43 @@
+// The training loop: builds the model and data from a resolved Config, trains for the token
+// budget, writes the run file (every step) and checkpoints, resumes from a checkpoint bit for bit,
+// and marks non-finite or exploding runs diverged. Not the grid scheduler (experiments/grid).
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "core/config/config.hpp"
+#include "core/train/run_file.hpp"
+
+namespace fp4lab {
+
+struct TrainProgress {
+  int64_t step = 0, total_steps = 0, tokens = 0;
+  double loss = 0, tokens_per_second = 0;
+};
+
+struct TrainOptions {
+  std::string out_path;         // run file; the checkpoint is checkpoint_path_for(out_path)
+  std::string cell_id;          // recorded in the run file (default: config_id(config))
+  bool resume = true;           // continue from an existing checkpoint / skip a finished run
+  int threads = 0;              // OpenMP threads (0: leave as is)
+  const std::atomic<bool>* stop = nullptr;  // set (e.g. by SIGINT) to checkpoint and return early
+  int64_t stop_after_step = -1;             // testing: stop (as if interrupted) after this step
+  std::function<void(const TrainProgress&)> on_progress;  // called after every step
+};
+
+struct TrainResult {
+  RunStatus status = RunStatus::running;  // running = interrupted (resumable)
+  int64_t step = 0, tokens = 0;
+  double last_loss = 0;
+  bool skipped = false;  // the run file was already finished
+  std::string message;
+};
+
+TrainResult train(const Config& cfg, const TrainOptions& options);
+
+// Mean loss of a checkpoint's model on the byte tokens of `text_path` (fp4lab eval).
+double evaluate_checkpoint(const std::string& checkpoint_path, const std::string& text_path, int batch_size);
+
+}  // namespace fp4lab
