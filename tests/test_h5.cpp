@@ -188,6 +188,8 @@ TEST_F(H5Test, ReaderInAnotherProcessWhileWriterHoldsFileOpen) {
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {  // writer
+    ::close(to_child[1]);
+    ::close(to_parent[0]);
     int status = 0;
     try {
       auto f = h5::File::create(file);
@@ -208,6 +210,17 @@ TEST_F(H5Test, ReaderInAnotherProcessWhileWriterHoldsFileOpen) {
     }
     ::_exit(status);
   }
+  ::close(to_child[0]);
+  ::close(to_parent[1]);
+  // On an early ASSERT return, close our pipe ends (the writer then sees EOF) and reap it.
+  struct Reaper {
+    pid_t pid;
+    int fds[2];
+    ~Reaper() {
+      for (int fd : fds) ::close(fd);
+      if (pid > 0) ::waitpid(pid, nullptr, 0);
+    }
+  } reaper{pid, {to_child[1], to_parent[0]}};
   for (int r = 0; r < kRounds; ++r) {
     char c = 0;
     ASSERT_EQ(::read(to_parent[0], &c, 1), 1);
@@ -223,12 +236,12 @@ TEST_F(H5Test, ReaderInAnotherProcessWhileWriterHoldsFileOpen) {
   }
   int status = -1;
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  reaper.pid = 0;
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0) << "writer process failed";
   auto f = h5::File::open_ro(file);
   EXPECT_EQ(f.attr_string("/", "status"), "done");
   EXPECT_EQ(f.length("steps/x"), static_cast<uint64_t>(kRounds * kRowsPerRound));
-  for (int fd : {to_child[0], to_child[1], to_parent[0], to_parent[1]}) ::close(fd);
 }
 
 // h5py (when present) reads what we write: strings as str, series as arrays.
