@@ -36,7 +36,7 @@ TEST(Config, PresetsExpandAndLaterLayersWin) {
   ConfigBuilder b;
   b.add_file(std::string(FP4LAB_SOURCE_DIR) + "/experiments/base/default.yaml");
   b.add_override("recipe=nvfp4");
-  b.add_override("recipe.quantized.fprop_w.tile=d1");
+  b.add_override("recipe.quantized.fprop_w.tile=1d");
   b.add_override("model=small");
   const Config c = b.build();
   EXPECT_EQ(c.recipe.name, "nvfp4");
