@@ -4,6 +4,7 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -11,6 +12,9 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "core/model/recipe.hpp"
+#include "core/ops/matmul.hpp"
 
 namespace fp4lab::testing {
 
@@ -99,6 +103,66 @@ double dot(const std::vector<T>& g, const std::vector<T>& y) {
   double s = 0.0;
   for (size_t i = 0; i < g.size(); ++i) s += double(g[i]) * double(y[i]);
   return s;
+}
+
+// Reference C = op(A)·op(B) in double.
+inline std::vector<double> reference_product(const std::vector<float>& a, Trans ta,
+                                      const std::vector<float>& b, Trans tb, int64_t m, int64_t n,
+                                      int64_t k) {
+  std::vector<double> c(m * n, 0.0);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t p = 0; p < k; ++p) {
+        const double av = ta == Trans::n ? a[i * k + p] : a[p * m + i];
+        const double bv = tb == Trans::n ? b[p * n + j] : b[j * k + p];
+        s += av * bv;
+      }
+      c[i * n + j] = s;
+    }
+  }
+  return c;
+}
+
+inline double max_abs(const std::vector<double>& v) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::fabs(x));
+  return m;
+}
+
+// The operand formats of TE's NVFP4BlockScaling (spec §3, §6): E2M1 in 16-blocks with E4M3 scales
+// under an fp32 tensor scale; weights in 16×16 tiles; gradients stochastically rounded; RHT on both
+// wgrad operands.
+struct Nvfp4Specs {
+  QuantSpec input, weight, grad, wgrad_grad, wgrad_input;
+};
+
+inline Nvfp4Specs nvfp4_specs() {
+  Nvfp4Specs s;
+  s.input.element = ElementFormat::fp4_e2m1;
+  s.input.block = 16;
+  s.input.scale = ScaleFormat::e4m3;
+  s.weight = s.grad = s.input;
+  s.weight.tile = Tile::d2;
+  s.grad.rounding = Rounding::sr;
+  s.wgrad_grad = s.grad;
+  s.wgrad_input = s.input;
+  s.wgrad_grad.rht = s.wgrad_input.rht = true;
+  return s;
+}
+
+inline LinearRecipe nvfp4_linear() {
+  const Nvfp4Specs s = nvfp4_specs();
+  return LinearRecipe{s.input, s.weight, s.grad, s.weight, s.wgrad_grad, s.wgrad_input, true};
+}
+
+// Every covered linear in NVFP4 with bf16 outputs; the LM head in fp32 with bf16 outputs.
+inline RecipeConfig nvfp4_recipe() {
+  RecipeConfig r;
+  r.name = "nvfp4";
+  r.quantized = nvfp4_linear();
+  r.high_precision.bf16_output = true;
+  return r;
 }
 
 }  // namespace fp4lab::testing

@@ -24,6 +24,8 @@ using testing::all_close;
 using testing::bit_equal;
 using testing::dot;
 using testing::fd_gradient_matches;
+using testing::max_abs;
+using testing::reference_product;
 using testing::random_vector;
 
 constexpr double kEps = 1e-5;
@@ -215,31 +217,6 @@ TEST(Embedding, ForwardAndBackward) {
 }
 
 // ---- products ----
-
-// Reference C = op(A)·op(B) in double.
-std::vector<double> reference_product(const std::vector<float>& a, Trans ta,
-                                      const std::vector<float>& b, Trans tb, int64_t m, int64_t n,
-                                      int64_t k) {
-  std::vector<double> c(m * n, 0.0);
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < n; ++j) {
-      double s = 0;
-      for (int64_t p = 0; p < k; ++p) {
-        const double av = ta == Trans::n ? a[i * k + p] : a[p * m + i];
-        const double bv = tb == Trans::n ? b[p * n + j] : b[j * k + p];
-        s += av * bv;
-      }
-      c[i * n + j] = s;
-    }
-  }
-  return c;
-}
-
-double max_abs(const std::vector<double>& v) {
-  double m = 0;
-  for (double x : v) m = std::max(m, std::fabs(x));
-  return m;
-}
 
 TEST(Matmul, AllTransposesAccumulateAndThreadCountIndependence) {
   const int64_t m = 130, n = 9, k = 17;  // m crosses the fixed row chunks
