@@ -126,8 +126,9 @@ float to_bf16_value(double v) { return bf16_decode(bf16_encode_rne_from_double(v
 // n = 2^log2n signed fp32 inputs is exact in fp64: span + 24 + log2n <= 53.
 int max_exact_span(int log2n) { return 29 - log2n; }
 
-// fp32 exponent fields (subnormals as 1) of a vector: max over all and min over nonzero entries;
-// false if any entry is NaN or Inf.
+// fp32 exponent fields (subnormals as 1) of a vector: max minus min over the nonzero entries;
+// false if any entry is NaN or Inf, or if all are zero (the sign of an all-zero sum follows the
+// reference's rule, which the butterfly's a - b does not).
 bool exponent_span(const float* x, int n, int& span) {
   int lo = 255, hi = 1;
   for (int i = 0; i < n; ++i) {
@@ -139,7 +140,7 @@ bool exponent_span(const float* x, int n, int& span) {
     hi = std::max(hi, std::max(field, 1));
   }
   span = hi - lo;
-  return true;
+  return lo != 255;
 }
 
 // Generic n: fp64 butterfly when exact. Returns false to request the reference path.
@@ -156,7 +157,8 @@ bool rht_vector_butterfly(const Rht& rht, const float* x, float* y, double* work
         work[j] = a + b;
         work[j + h] = a - b;
       }
-  for (int i = 0; i < n; ++i) y[i] = to_bf16_value(work[i] * rht.normalisation);
+  // + 0.0: an exact zero sum of nonzero terms is +0, whatever signs the butterfly gave it.
+  for (int i = 0; i < n; ++i) y[i] = to_bf16_value((work[i] + 0.0) * rht.normalisation);
   return true;
 }
 
@@ -183,7 +185,7 @@ bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y) {
   hi = _mm256_max_epi32(hi, _mm256_shuffle_epi32(hi, 0xB1));
   lo = _mm256_min_epi32(lo, _mm256_shuffle_epi32(lo, 0xB1));
   const int field_hi = _mm256_cvtsi256_si32(hi), field_lo = _mm256_cvtsi256_si32(lo);
-  if (field_hi == 255 || field_hi - field_lo > max_exact_span(4)) return false;
+  if (field_hi == 255 || field_lo == 255 || field_hi - field_lo > max_exact_span(4)) return false;
 
   const __m256 a = _mm256_loadu_ps(x), b = _mm256_loadu_ps(x + 8);
   __m256d d0 = _mm256_xor_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(a)), sign_bits[0]);
@@ -206,9 +208,10 @@ bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y) {
     const __m256d swapped = _mm256_permute_pd(v, 0b0101);
     return _mm256_blend_pd(_mm256_add_pd(v, swapped), _mm256_sub_pd(swapped, v), 0b1010);
   };
-  const __m256d quarter = _mm256_set1_pd(0.25);
-  __m256d v[4] = {_mm256_mul_pd(stage1(stage2(d0)), quarter), _mm256_mul_pd(stage1(stage2(d1)), quarter),
-                  _mm256_mul_pd(stage1(stage2(d2)), quarter), _mm256_mul_pd(stage1(stage2(d3)), quarter)};
+  // (sum + 0.0) * 1/4: exact zero sums become +0 (see rht_vector_butterfly).
+  const __m256d quarter = _mm256_set1_pd(0.25), plus_zero = _mm256_setzero_pd();
+  auto finish = [&](__m256d v) { return _mm256_mul_pd(_mm256_add_pd(stage1(stage2(v)), plus_zero), quarter); };
+  __m256d v[4] = {finish(d0), finish(d1), finish(d2), finish(d3)};
   // bf16 RNE of the exact fp64 values: keep 7 of 52 fraction bits; subnormal bf16 -> reference.
   const __m256d abs_pd = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFFll));
   const __m256d min_normal = _mm256_set1_pd(0x1p-126);
