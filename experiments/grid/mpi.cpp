@@ -57,7 +57,7 @@ class RankZero : public CellSource {
     if (cell == kLater) return Next::later;
     return Next::cell;
   }
-  void started(int cell) override { world_.send(0, kStarted, cell); }
+  void started(int cell, bool resumed) override { world_.send(0, kStarted, std::array<int, 2>{cell, resumed}); }
   void progress(int cell, int64_t tokens, int64_t session) override {
     world_.send(0, kProgress, std::array<int64_t, 3>{cell, tokens, session});
   }
@@ -77,7 +77,7 @@ int coordinate(const Grid& g, const RunSettings& s, mpi::communicator& world) {
   std::vector<int> scope;
   for (const auto& c : g.cells) scope.push_back(c.index);
   const double start = now_seconds();
-  Monitor monitor(g, scope, s.out_dir);
+  Monitor monitor(g, scope, s.out_dir, false);
   std::cout << "grid " << g.name << ": " << scope.size() << " cells (" << monitor.counted(CellState::done)
             << " already done) over " << world.size() - 1 << " MPI worker ranks x " << s.jobs << " at a time x "
             << s.threads << " threads; results in " << s.out_dir << std::endl;
@@ -118,9 +118,9 @@ int coordinate(const Grid& g, const RunSettings& s, mpi::communicator& world) {
         break;
       }
       case kStarted: {
-        int cell = 0;
-        world.recv(rank, kStarted, cell);
-        monitor.started(cell, where);
+        std::array<int, 2> started{};
+        world.recv(rank, kStarted, started);
+        monitor.started(started[0], started[1] != 0, where);
         break;
       }
       case kProgress: {

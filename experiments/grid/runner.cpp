@@ -16,6 +16,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <deque>
@@ -229,9 +230,10 @@ bool drain(Child& c, CellSource& source) {
         in >> tokens >> session;
         c.report.tokens = tokens;
         source.progress(c.cell, tokens, session);
-      } else if (kind == "r") {
-        std::string status;
-        in >> status >> c.report.step >> c.report.tokens >> c.report.last_loss;
+      } else if (kind == "r") {  // r <status> <step> <tokens> <loss> <message...>; the loss may be nan
+        std::string status, loss;
+        in >> status >> c.report.step >> c.report.tokens >> loss;
+        c.report.last_loss = std::strtod(loss.c_str(), nullptr);
         std::getline(in >> std::ws, c.report.message);
       } else if (kind == "e") {
         std::getline(in >> std::ws, c.report.message);
@@ -286,18 +288,12 @@ CellReport finish_child(Child& c, int wait_status, bool stopping, const std::str
 // TODO(grid): replaced by analysis's write_grid_manifest when the analysis branch lands.
 void write_manifest(const Grid&, const std::string&) {}
 
-}  // namespace
 
-int default_threads(int jobs) {
-  const int cores = std::max(1u, std::thread::hardware_concurrency());
-  return std::max(1, cores / std::max(1, jobs));
-}
-
-CellStatus cell_status(const std::string& dir, const std::string& id) {
+// The state on disk; `held`: whether another process holds the cell's lock.
+CellStatus disk_status(const std::string& dir, const std::string& id, bool held) {
   CellStatus s;
   s.last_loss = std::numeric_limits<double>::quiet_NaN();
   const std::string run = run_file_path(dir, id);
-  const bool held = lock_is_held(lock_file_path(dir, id));
   RunStatus run_status = RunStatus::running;
   bool have_run = false;
   if (fs::exists(run)) {
@@ -327,6 +323,17 @@ CellStatus cell_status(const std::string& dir, const std::string& id) {
   return s;
 }
 
+}  // namespace
+
+int default_threads(int jobs) {
+  const int cores = std::max(1u, std::thread::hardware_concurrency());
+  return std::max(1, cores / std::max(1, jobs));
+}
+
+CellStatus cell_status(const std::string& dir, const std::string& id) {
+  return disk_status(dir, id, lock_is_held(lock_file_path(dir, id)));
+}
+
 void check_output_dir(const Grid& g, const std::string& dir) {
   const std::string existing = grid_file_path(dir);
   if (!fs::exists(existing)) {
@@ -354,10 +361,10 @@ void write_output_dir(const Grid& g, const std::string& dir) {
 
 // ---- Monitor ----
 
-Monitor::Monitor(const Grid& g, std::vector<int> scope, const std::string& dir)
+Monitor::Monitor(const Grid& g, std::vector<int> scope, const std::string& dir, bool live)
     : grid_(g), scope_(std::move(scope)), state_(g.cells.size(), CellState::pending), tokens_(g.cells.size(), 0),
       session_tokens_(g.cells.size(), 0), total_tokens_(g.cells.size(), 0), waiting_noted_(g.cells.size(), false),
-      start_(now_seconds()), live_(isatty(STDOUT_FILENO)) {
+      start_(now_seconds()), live_(live && isatty(STDOUT_FILENO)) {
   for (int i : scope_) {
     const CellStatus st = cell_status(dir, g.cells[i].id);
     state_[i] = st.state;
@@ -402,11 +409,12 @@ void Monitor::line(const std::string& text) {
   }
 }
 
-void Monitor::started(int cell, const std::string& where) {
+void Monitor::started(int cell, bool resumed, const std::string& where) {
   state_[cell] = CellState::running;
+  if (!resumed) tokens_[cell] = 0;
   const Cell& c = grid_.cells[cell];
   line("cell " + std::to_string(cell) + " " + c.id + " (" + grid_.describe(c) + ") " +
-       (tokens_[cell] > 0 ? "resumed" : "started") + where);
+       (resumed ? "resumed from its checkpoint" : "started") + where);
 }
 
 void Monitor::progress(int cell, int64_t tokens, int64_t session_tokens) {
@@ -487,7 +495,7 @@ int run_pool(const Grid& g, const RunSettings& s, CellSource& source) {
       source.report(r);
       return;
     }
-    const CellStatus st = cell_status(s.out_dir, cell.id);
+    const CellStatus st = disk_status(s.out_dir, cell.id, false);
     const bool finished_before = st.state == CellState::done || st.state == CellState::failed || st.state == CellState::diverged;
     if (finished_before && (st.state == CellState::done || !s.retry_failed)) {
       close(lock_fd);
@@ -505,6 +513,8 @@ int run_pool(const Grid& g, const RunSettings& s, CellSource& source) {
       fs::remove(checkpoint_path_for(run));
       fs::remove(failed_file_path(s.out_dir, cell.id));
     }
+    const std::string run = run_file_path(s.out_dir, cell.id);
+    const bool resumed = fs::exists(run) && fs::exists(checkpoint_path_for(run));
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
     std::fflush(stdout);
@@ -529,7 +539,7 @@ int run_pool(const Grid& g, const RunSettings& s, CellSource& source) {
     c.start = now_seconds();
     c.report.last_loss = std::numeric_limits<double>::quiet_NaN();
     running.push_back(std::move(c));
-    source.started(index);
+    source.started(index, resumed);
   };
 
   for (;;) {
@@ -596,8 +606,8 @@ class LocalQueue : public CellSource {
     monitor_.tick();
     return Next::later;
   }
-  void started(int cell) override {
-    monitor_.started(cell);
+  void started(int cell, bool resumed) override {
+    monitor_.started(cell, resumed);
     monitor_.tick();
   }
   void progress(int cell, int64_t tokens, int64_t session) override {
@@ -652,7 +662,7 @@ int run_grid(const Grid& g, const RunSettings& s) {
   write_output_dir(g, s.out_dir);
 
   const double start = now_seconds();
-  Monitor monitor(g, scope, s.out_dir);
+  Monitor monitor(g, scope, s.out_dir, true);
   const int threads = s.threads > 0 ? s.threads : default_threads(s.jobs);
   std::cout << "grid " << g.name << ": " << scope.size() << (scope.size() == 1 ? " cell" : " cells") << " ("
             << monitor.counted(CellState::done) << " already done), " << s.jobs << " at a time x " << threads

@@ -72,7 +72,7 @@ class CellSource {
   enum class Next { cell, later, finished };
   virtual ~CellSource() = default;
   virtual Next next(int& cell) = 0;
-  virtual void started(int cell) = 0;
+  virtual void started(int cell, bool resumed) = 0;
   // tokens: the cell's position; session_tokens: trained by this process (for the rate).
   virtual void progress(int cell, int64_t tokens, int64_t session_tokens) = 0;
   virtual void report(const CellReport& r) = 0;
@@ -87,8 +87,10 @@ int run_pool(const Grid& g, const RunSettings& settings, CellSource& source);
 // (one per event and one every 10 s) for batch logs.
 class Monitor {
  public:
-  Monitor(const Grid& g, std::vector<int> scope, const std::string& dir);
-  void started(int cell, const std::string& where = "");
+  // `live`: a single redrawn line when stdout is a terminal (false under mpirun, which gives
+  // ranks a pseudo-terminal even in batch jobs).
+  Monitor(const Grid& g, std::vector<int> scope, const std::string& dir, bool live);
+  void started(int cell, bool resumed, const std::string& where = "");
   void progress(int cell, int64_t tokens, int64_t session_tokens);
   void finished(const CellReport& r, const std::string& where = "");
   void tick();  // redraws or logs when due
