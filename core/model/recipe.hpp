@@ -45,4 +45,10 @@ struct RecipeConfig {
 const LinearRecipe& resolve_linear(const RecipeConfig& r, LayerKind kind, int block, int n_blocks,
                                    int64_t tokens_seen);
 
+// Why a recipe cannot be run, or "" if it can. A random Hadamard transform rotates the reduction axis,
+// so both operands of a GEMM must use the same transform (or none). Shape checks (block sizes against
+// layer widths and token counts) are quantize()'s validate(spec, rows, cols).
+std::string validate(const LinearRecipe& r);
+std::string validate(const RecipeConfig& r);
+
 }  // namespace fp4lab

@@ -1,0 +1,520 @@
+// The Llama decoder's forward and backward over three arenas (see model.hpp), llm.c style: named
+// views into one parameter arena, a gradient arena with the same layout, and one activation arena
+// sized for (B, T). The backward walks the forward's ops in reverse; every *_backward accumulates.
+// Not the optimizer, the data loader or the run file.
+#include "core/model/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numbers>
+#include <stdexcept>
+#include <utility>
+
+#include "core/formats/fp8.hpp"
+#include "core/formats/ue8m0.hpp"
+#include "core/ops/attention.hpp"
+#include "core/ops/cross_entropy.hpp"
+#include "core/ops/embedding.hpp"
+#include "core/ops/linear.hpp"
+#include "core/ops/rmsnorm.hpp"
+#include "core/ops/rope.hpp"
+#include "core/ops/swiglu.hpp"
+#include "core/quant/philox.hpp"
+
+namespace fp4lab {
+namespace {
+
+static_assert(int(GemmRole::fprop) == 0 && int(GemmRole::dgrad) == 1 && int(GemmRole::wgrad) == 2);
+static_assert(int(Operand::a) == 0 && int(Operand::b) == 1);
+
+constexpr int kParamsPerBlock = 9;   // input_layernorm, q, k, v, o, post_attention_layernorm, gate, up, down
+constexpr int kLinearsPerBlock = 7;  // q, k, v, o, gate, up, down
+constexpr int64_t kArenaAlign = 16;  // activation views start on 16-float (64-byte) offsets
+constexpr int64_t kInitChunk = 4096;  // elements per init task (fixed: results ignore thread count)
+constexpr uint64_t kInitStep = ~uint64_t(0);  // Philox counter word reserved for init (never a step)
+
+// One block's weights (or their gradients): views into a parameter-layout arena.
+struct BlockWeights {
+  float* input_layernorm;           // [C]
+  float* q_proj;                    // [C, C]
+  float* k_proj;                    // [C, C]
+  float* v_proj;                    // [C, C]
+  float* o_proj;                    // [C, C]
+  float* post_attention_layernorm;  // [C]
+  float* gate_proj;                 // [F, C]
+  float* up_proj;                   // [F, C]
+  float* down_proj;                 // [C, F]
+};
+
+struct Weights {
+  float* embed_tokens;  // [V, C]
+  std::vector<BlockWeights> layers;
+  float* norm;     // [C]
+  float* lm_head;  // [V, C]
+};
+
+// One block's saved activations (M = B·T rows).
+struct BlockActs {
+  float* res_in;   // [M, C] residual stream entering the block
+  float* ln1;      // [M, C] input_layernorm output
+  float* rstd1;    // [M]
+  float* q;        // [M, C] after RoPE
+  float* k;        // [M, C] after RoPE
+  float* v;        // [M, C]
+  float* att;      // [B, H, T, T] softmax probabilities
+  float* atty;     // [M, C] attention output, o_proj input
+  float* res_mid;  // [M, C] residual stream after attention
+  float* ln2;      // [M, C] post_attention_layernorm output
+  float* rstd2;    // [M]
+  float* gate;     // [M, F]
+  float* up;       // [M, F]
+  float* h;        // [M, F] silu(gate)·up, down_proj input
+};
+
+struct Acts {
+  std::vector<BlockActs> layers;
+  float* res_out;  // [M, C] residual stream after the last block
+  float* lnf;      // [M, C] final norm output
+  float* rstdf;    // [M]
+  float* logits;   // [M, V]
+  float* probs;    // [M, V]
+  float* losses;   // [M]
+  float* proj;     // [M, C] o_proj / down_proj output before the residual add
+  float* rope_cos;  // [T, hd/2]
+  float* rope_sin;  // [T, hd/2]
+  // Gradient buffers, reused by every block (zeroed before each use).
+  float* dres;     // [M, C] gradient of the residual stream
+  float* dln;      // [M, C] gradient of a norm output
+  float* datty;    // [M, C]
+  float* dq;       // [M, C] after RoPE
+  float* dk;       // [M, C] after RoPE
+  float* dv;       // [M, C]
+  float* dq_pre;   // [M, C] before RoPE (q_proj output)
+  float* dk_pre;   // [M, C]
+  float* dh;       // [M, F]
+  float* dgate;    // [M, F]
+  float* dup;      // [M, F]
+  float* dlogits;  // [M, V]
+};
+
+// Views laid out back to back in one allocation.
+class ArenaLayout {
+ public:
+  void add(float*& view, int64_t n) {
+    views_.emplace_back(&view, size_);
+    size_ += (n + kArenaAlign - 1) / kArenaAlign * kArenaAlign;
+  }
+  int64_t size() const { return size_; }
+  void bind(float* base) const {
+    for (const auto& [view, offset] : views_) *view = base + offset;
+  }
+
+ private:
+  std::vector<std::pair<float**, int64_t>> views_;
+  int64_t size_ = 0;
+};
+
+void zero(float* p, int64_t n) { std::memset(p, 0, sizeof(float) * size_t(n)); }
+
+// out [n] = a + b
+void add(float* out, const float* a, const float* b, int64_t n) {
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
+}
+
+const QuantSpec& spec_of(const LinearRecipe& r, int role, int operand) {
+  const QuantSpec* specs[kGemmRoles][kGemmOperands] = {
+      {&r.fprop_x, &r.fprop_w}, {&r.dgrad_dy, &r.dgrad_w}, {&r.wgrad_dy, &r.wgrad_x}};
+  return *specs[role][operand];
+}
+
+// Decoded block scales of one copy: min, max and standard deviation over all its blocks (every block
+// is valid: copies are never padded). Zero when the format has no raw block scales.
+void scale_stats(const OperandCopy& c, QuantStatRecord& rec) {
+  if (c.scales.empty() || (c.spec.scale != ScaleFormat::e4m3 && c.spec.scale != ScaleFormat::ue8m0)) {
+    return;
+  }
+  double lo = INFINITY, hi = -INFINITY, sum = 0.0, sum_sq = 0.0;
+  for (uint8_t bits : c.scales) {
+    const double s = c.spec.scale == ScaleFormat::e4m3 ? fp8_e4m3_decode(bits) : ue8m0_decode(bits);
+    lo = std::min(lo, s);
+    hi = std::max(hi, s);
+    sum += s;
+    sum_sq += s * s;
+  }
+  const double n = double(c.scales.size()), mean = sum / n;
+  rec.scale_min = float(lo);
+  rec.scale_max = float(hi);
+  rec.scale_std = float(std::sqrt(std::max(0.0, sum_sq / n - mean * mean)));
+}
+
+// out [n] ~ normal(0, std), element i drawn from Philox (seed, tensor, element i) by Box–Muller.
+void normal_fill(float* out, int64_t n, uint64_t seed, uint64_t tensor, double std_dev) {
+  const PhiloxStream rng(QuantRandom{seed, tensor, kInitStep});
+  const int64_t chunks = (n + kInitChunk - 1) / kInitChunk;
+#pragma omp parallel for schedule(static)
+  for (int64_t ch = 0; ch < chunks; ++ch) {
+    const int64_t e0 = ch * kInitChunk, count = std::min(kInitChunk, n - e0);
+    std::vector<uint32_t> words(size_t(2 * count));  // two uniform words per element
+    rng.fill(uint64_t(8 * e0), 8 * count, reinterpret_cast<uint8_t*>(words.data()));
+    for (int64_t i = 0; i < count; ++i) {
+      const double u1 = (double(words[size_t(2 * i)]) + 0.5) * 0x1p-32;  // (0, 1)
+      const double u2 = double(words[size_t(2 * i + 1)]) * 0x1p-32;       // [0, 1)
+      out[e0 + i] = float(std_dev * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2));
+    }
+  }
+}
+
+}  // namespace
+
+struct Model::Impl {
+  ModelConfig cfg;
+  RecipeConfig recipe;
+  int64_t C, F, V, H, hd, L;
+  std::vector<ParamInfo> infos;
+  std::vector<float> params, grads;
+  Weights w, g;
+
+  // One linear layer: its parameter, kind, block and state; `recipe` is resolved per pass.
+  struct Linear {
+    int param = 0;
+    LayerKind kind = LayerKind::q;
+    int block = -1;
+    const LinearRecipe* recipe = nullptr;
+    LinearState state;
+  };
+  std::vector<Linear> linears;
+  LinearInput input;
+  LinearScratch scratch;
+
+  int B = 0, T = 0;
+  int64_t M = 0;
+  std::vector<float> acts_arena;
+  Acts a;
+  std::vector<int32_t> inputs, targets;  // [M]
+
+  // The current pass.
+  uint64_t seed = 0;
+  int64_t step = 0;
+  StepTelemetry* telemetry = nullptr;
+
+  std::vector<GemmUse> uses;
+  std::vector<int64_t> last_use;  // per (linear, role, operand): index into `uses`, -1 if none
+
+  Impl(const ModelConfig& c, const RecipeConfig& r) : cfg(c), recipe(r) {
+    if (c.vocab < 1 || c.d_model < 1 || c.n_layers < 1 || c.n_heads < 1 || c.d_ff < 1 ||
+        c.seq_len < 1) {
+      throw std::invalid_argument("model: every size must be positive");
+    }
+    if (c.d_model % c.n_heads != 0 || (c.d_model / c.n_heads) % 2 != 0) {
+      throw std::invalid_argument("model: d_model / n_heads must be an even integer (RoPE pairs)");
+    }
+    if (std::string why = validate(r); !why.empty()) throw std::invalid_argument("recipe: " + why);
+    C = c.d_model, F = c.d_ff, V = c.vocab, H = c.n_heads, hd = C / H, L = c.n_layers;
+    build_params();
+    params.assign(size_t(num_params()), 0.f);
+    grads.assign(size_t(num_params()), 0.f);
+    w = views(params.data());
+    g = views(grads.data());
+    last_use.assign(linears.size() * kGemmRoles * kGemmOperands, -1);
+  }
+
+  int64_t num_params() const { return infos.back().offset + infos.back().rows * infos.back().cols; }
+
+  void add_param(const std::string& name, int64_t rows, int64_t cols, bool is_linear,
+                 LayerKind kind, int block) {
+    ParamInfo p;
+    p.name = name;
+    p.offset = infos.empty() ? 0 : infos.back().offset + infos.back().rows * infos.back().cols;
+    p.rows = rows;
+    p.cols = cols;
+    p.is_linear = is_linear;
+    p.kind = kind;
+    p.block = block;
+    p.decay = rows > 1;  // norms [1, d] are not decayed
+    if (is_linear) linears.push_back(Linear{int(infos.size()), kind, block, nullptr, {}});
+    infos.push_back(p);
+  }
+
+  // Parameter order: embed_tokens; per block the Llama order below; norm; lm_head.
+  void build_params() {
+    add_param("embed_tokens", V, C, false, LayerKind::q, -1);
+    for (int l = 0; l < L; ++l) {
+      const std::string p = "layers." + std::to_string(l) + ".";
+      add_param(p + "input_layernorm", 1, C, false, LayerKind::q, l);
+      add_param(p + "self_attn.q_proj", C, C, true, LayerKind::q, l);
+      add_param(p + "self_attn.k_proj", C, C, true, LayerKind::k, l);
+      add_param(p + "self_attn.v_proj", C, C, true, LayerKind::v, l);
+      add_param(p + "self_attn.o_proj", C, C, true, LayerKind::attn_out, l);
+      add_param(p + "post_attention_layernorm", 1, C, false, LayerKind::q, l);
+      add_param(p + "mlp.gate_proj", F, C, true, LayerKind::mlp_gate, l);
+      add_param(p + "mlp.up_proj", F, C, true, LayerKind::mlp_up, l);
+      add_param(p + "mlp.down_proj", C, F, true, LayerKind::mlp_down, l);
+    }
+    add_param("norm", 1, C, false, LayerKind::q, -1);
+    add_param("lm_head", V, C, true, LayerKind::lm_head, -1);
+  }
+
+  Weights views(float* arena) const {
+    auto at = [&](int64_t index) { return arena + infos[size_t(index)].offset; };
+    Weights v;
+    v.embed_tokens = at(0);
+    for (int64_t l = 0; l < L; ++l) {
+      const int64_t p = 1 + kParamsPerBlock * l;
+      v.layers.push_back(BlockWeights{at(p), at(p + 1), at(p + 2), at(p + 3), at(p + 4), at(p + 5),
+                                      at(p + 6), at(p + 7), at(p + 8)});
+    }
+    v.norm = at(1 + kParamsPerBlock * L);
+    v.lm_head = at(2 + kParamsPerBlock * L);
+    return v;
+  }
+
+  void ensure_acts(int b, int t) {
+    if (b == B && t == T) return;
+    B = b, T = t, M = int64_t(b) * t;
+    a = Acts{};
+    a.layers.resize(size_t(L));
+    ArenaLayout lay;
+    for (BlockActs& la : a.layers) {
+      for (float** p : {&la.res_in, &la.ln1, &la.q, &la.k, &la.v, &la.atty, &la.res_mid, &la.ln2}) {
+        lay.add(*p, M * C);
+      }
+      lay.add(la.rstd1, M);
+      lay.add(la.rstd2, M);
+      lay.add(la.att, int64_t(B) * H * T * T);
+      for (float** p : {&la.gate, &la.up, &la.h}) lay.add(*p, M * F);
+    }
+    for (float** p : {&a.res_out, &a.lnf, &a.proj, &a.dres, &a.dln, &a.datty, &a.dq, &a.dk, &a.dv,
+                      &a.dq_pre, &a.dk_pre}) {
+      lay.add(*p, M * C);
+    }
+    for (float** p : {&a.dh, &a.dgate, &a.dup}) lay.add(*p, M * F);
+    for (float** p : {&a.logits, &a.probs, &a.dlogits}) lay.add(*p, M * V);
+    lay.add(a.rstdf, M);
+    lay.add(a.losses, M);
+    lay.add(a.rope_cos, int64_t(T) * hd / 2);
+    lay.add(a.rope_sin, int64_t(T) * hd / 2);
+    acts_arena.assign(size_t(lay.size()), 0.f);
+    lay.bind(acts_arena.data());
+    rope_tables(a.rope_cos, a.rope_sin, T, hd, cfg.rope_theta);
+  }
+
+  void begin_pass(const int32_t* tokens, int b, int t, uint64_t pass_seed, int64_t pass_step,
+                  int64_t tokens_seen, StepTelemetry* tel) {
+    if (b < 1 || t < 1 || t > cfg.seq_len) {
+      throw std::invalid_argument("model: need B >= 1 and 1 <= T <= seq_len");
+    }
+    ensure_acts(b, t);
+    inputs.resize(size_t(M));
+    targets.resize(size_t(M));
+    for (int64_t r = 0; r < B; ++r) {
+      for (int64_t i = 0; i < T; ++i) {
+        inputs[size_t(r * T + i)] = tokens[r * (T + 1) + i];
+        targets[size_t(r * T + i)] = tokens[r * (T + 1) + i + 1];
+      }
+    }
+    for (int32_t tok : inputs) {
+      if (tok < 0 || tok >= V) throw std::out_of_range("model: token id outside [0, vocab)");
+    }
+    for (int32_t tok : targets) {
+      if (tok < 0 || tok >= V) throw std::out_of_range("model: token id outside [0, vocab)");
+    }
+    for (Linear& lin : linears) {
+      lin.recipe = &resolve_linear(recipe, lin.kind, lin.block, int(L), tokens_seen);
+    }
+    seed = pass_seed;
+    step = pass_step;
+    telemetry = tel && tel->quant_stats && tel->quant ? tel : nullptr;
+  }
+
+  LinearQuant quant(int li) const {
+    return LinearQuant{linears[size_t(li)].recipe, seed, uint64_t(step), uint64_t(li),
+                       telemetry != nullptr};
+  }
+
+  // Counts the operand uses of one GEMM role and records telemetry for its quantized operands.
+  void record(int li, int role) {
+    const Linear& lin = linears[size_t(li)];
+    for (int op = 0; op < kGemmOperands; ++op) {
+      const QuantSpec& spec = spec_of(*lin.recipe, role, op);
+      int64_t& slot = last_use[size_t((li * kGemmRoles + role) * kGemmOperands + op)];
+      if (slot < 0 || !(uses[size_t(slot)].spec == spec)) {
+        slot = -1;
+        for (size_t u = 0; u < uses.size(); ++u) {
+          const GemmUse& use = uses[u];
+          if (use.tensor == li && int(use.role) == role && int(use.operand) == op && use.spec == spec) {
+            slot = int64_t(u);
+          }
+        }
+        if (slot < 0) {
+          uses.push_back(GemmUse{li, GemmRole(role), Operand(op), spec, 0});
+          slot = int64_t(uses.size()) - 1;
+        }
+      }
+      ++uses[size_t(slot)].count;
+
+      const OperandCopy* copy = lin.state.used[role][op];
+      if (!telemetry || !copy) continue;
+      QuantStatRecord rec;
+      rec.step = step;
+      rec.tensor = li;
+      rec.role = GemmRole(role);
+      rec.operand = Operand(op);
+      const QuantStats& s = copy->stats;
+      rec.amax = s.amax;
+      rec.frac_flushed = s.count ? float(double(s.flushed) / double(s.count)) : 0.f;
+      rec.frac_saturated = s.count ? float(double(s.saturated) / double(s.count)) : 0.f;
+      rec.sqnr_db = float(s.sqnr_db());
+      scale_stats(*copy, rec);
+      telemetry->quant->push_back(rec);
+    }
+  }
+
+  // y [M, n] = linear li applied to the bound input.
+  void fwd(int li, float* y, const float* weight, int64_t n) {
+    linear_forward(y, input, weight, n, quant(li), linears[size_t(li)].state);
+    record(li, 0);
+  }
+
+  // dx [M, K] += , dw [n, K] += for linear li with output gradient dy [M, n].
+  void bwd(int li, float* dx, float* dw, const float* dy, const float* weight, int64_t n) {
+    linear_backward(dx, dw, dy, input, weight, n, quant(li), linears[size_t(li)].state, scratch);
+    record(li, 1);
+    record(li, 2);
+  }
+
+  double forward() {
+    const int Li = int(L);
+    embedding_forward(a.layers[0].res_in, inputs.data(), w.embed_tokens, M, C);
+    for (int l = 0; l < Li; ++l) {
+      BlockActs& la = a.layers[size_t(l)];
+      const BlockWeights& lw = w.layers[size_t(l)];
+      const int li = kLinearsPerBlock * l;
+      float* res_next = l + 1 < Li ? a.layers[size_t(l + 1)].res_in : a.res_out;
+
+      rmsnorm_forward(la.ln1, la.rstd1, la.res_in, lw.input_layernorm, M, C, cfg.norm_eps);
+      input.bind(la.ln1, M, C);
+      fwd(li + 0, la.q, lw.q_proj, C);
+      fwd(li + 1, la.k, lw.k_proj, C);
+      fwd(li + 2, la.v, lw.v_proj, C);
+      rope_forward(la.q, la.q, a.rope_cos, a.rope_sin, B, T, H, hd);
+      rope_forward(la.k, la.k, a.rope_cos, a.rope_sin, B, T, H, hd);
+      attention_forward(la.atty, la.att, la.q, la.k, la.v, B, T, H, hd);
+      input.bind(la.atty, M, C);
+      fwd(li + 3, a.proj, lw.o_proj, C);
+      add(la.res_mid, la.res_in, a.proj, M * C);
+
+      rmsnorm_forward(la.ln2, la.rstd2, la.res_mid, lw.post_attention_layernorm, M, C,
+                      cfg.norm_eps);
+      input.bind(la.ln2, M, C);
+      fwd(li + 4, la.gate, lw.gate_proj, F);
+      fwd(li + 5, la.up, lw.up_proj, F);
+      swiglu_forward(la.h, la.gate, la.up, M * F);
+      input.bind(la.h, M, F);
+      fwd(li + 6, a.proj, lw.down_proj, C);
+      add(res_next, la.res_mid, a.proj, M * C);
+    }
+    rmsnorm_forward(a.lnf, a.rstdf, a.res_out, w.norm, M, C, cfg.norm_eps);
+    input.bind(a.lnf, M, C);
+    fwd(kLinearsPerBlock * Li, a.logits, w.lm_head, V);
+    return cross_entropy_forward(a.probs, a.losses, a.logits, targets.data(), M, V);
+  }
+
+  void backward() {
+    const int Li = int(L);
+    std::fill(grads.begin(), grads.end(), 0.f);
+    zero(a.dlogits, M * V);
+    cross_entropy_backward(a.dlogits, a.probs, targets.data(), M, V);
+    zero(a.dln, M * C);
+    input.bind(a.lnf, M, C);
+    bwd(kLinearsPerBlock * Li, a.dln, g.lm_head, a.dlogits, w.lm_head, V);
+    zero(a.dres, M * C);
+    rmsnorm_backward(a.dres, g.norm, a.dln, a.res_out, w.norm, a.rstdf, M, C);
+
+    for (int l = Li - 1; l >= 0; --l) {
+      const BlockActs& la = a.layers[size_t(l)];
+      const BlockWeights& lw = w.layers[size_t(l)];
+      const BlockWeights& lg = g.layers[size_t(l)];
+      const int li = kLinearsPerBlock * l;
+      // a.dres holds the gradient of the block output = of res_mid through the skip connection.
+      zero(a.dh, M * F);
+      input.bind(la.h, M, F);
+      bwd(li + 6, a.dh, lg.down_proj, a.dres, lw.down_proj, C);
+      zero(a.dgate, M * F);
+      zero(a.dup, M * F);
+      swiglu_backward(a.dgate, a.dup, a.dh, la.gate, la.up, M * F);
+      zero(a.dln, M * C);
+      input.bind(la.ln2, M, C);
+      bwd(li + 4, a.dln, lg.gate_proj, a.dgate, lw.gate_proj, F);
+      bwd(li + 5, a.dln, lg.up_proj, a.dup, lw.up_proj, F);
+      rmsnorm_backward(a.dres, lg.post_attention_layernorm, a.dln, la.res_mid,
+                       lw.post_attention_layernorm, la.rstd2, M, C);
+      // a.dres now holds the gradient of res_mid = of res_in through the skip connection.
+      zero(a.datty, M * C);
+      input.bind(la.atty, M, C);
+      bwd(li + 3, a.datty, lg.o_proj, a.dres, lw.o_proj, C);
+      for (float* p : {a.dq, a.dk, a.dv, a.dq_pre, a.dk_pre}) zero(p, M * C);
+      attention_backward(a.dq, a.dk, a.dv, a.datty, la.q, la.k, la.v, la.att, B, T, H, hd);
+      rope_backward(a.dq_pre, a.dq, a.rope_cos, a.rope_sin, B, T, H, hd);
+      rope_backward(a.dk_pre, a.dk, a.rope_cos, a.rope_sin, B, T, H, hd);
+      zero(a.dln, M * C);
+      input.bind(la.ln1, M, C);
+      bwd(li + 0, a.dln, lg.q_proj, a.dq_pre, lw.q_proj, C);
+      bwd(li + 1, a.dln, lg.k_proj, a.dk_pre, lw.k_proj, C);
+      bwd(li + 2, a.dln, lg.v_proj, a.dv, lw.v_proj, C);
+      rmsnorm_backward(a.dres, lg.input_layernorm, a.dln, la.res_in, lw.input_layernorm, la.rstd1,
+                       M, C);
+    }
+    embedding_backward(g.embed_tokens, a.dres, inputs.data(), M, C);
+  }
+};
+
+Model::Model(const ModelConfig& cfg, const RecipeConfig& recipe) : impl_(new Impl(cfg, recipe)) {}
+Model::~Model() { delete impl_; }
+
+void Model::init_parameters(uint64_t seed) {
+  Impl& m = *impl_;
+  const double out_scale = 1.0 / std::sqrt(2.0 * double(m.L));
+  for (size_t p = 0; p < m.infos.size(); ++p) {
+    const ParamInfo& info = m.infos[p];
+    float* data = m.params.data() + info.offset;
+    const int64_t n = info.rows * info.cols;
+    if (!info.is_linear && info.name != "embed_tokens") {
+      std::fill(data, data + n, 1.f);  // norm weights
+      continue;
+    }
+    const bool out_proj = info.is_linear && (info.kind == LayerKind::attn_out ||
+                                             info.kind == LayerKind::mlp_down);
+    normal_fill(data, n, seed, p, m.cfg.init_std * (out_proj ? out_scale : 1.0));
+  }
+}
+
+const ModelConfig& Model::config() const { return impl_->cfg; }
+const std::vector<ParamInfo>& Model::params() const { return impl_->infos; }
+int64_t Model::num_params() const { return impl_->num_params(); }
+float* Model::param_data() { return impl_->params.data(); }
+float* Model::grad_data() { return impl_->grads.data(); }
+const float* Model::last_logits() const { return impl_->a.logits; }
+const std::vector<GemmUse>& Model::gemm_uses() const { return impl_->uses; }
+
+std::vector<std::string> Model::linear_names() const {
+  std::vector<std::string> names;
+  for (const auto& lin : impl_->linears) names.push_back(impl_->infos[size_t(lin.param)].name);
+  return names;
+}
+
+double Model::forward_backward(const int32_t* tokens, int B, int T, uint64_t seed, int64_t step,
+                               int64_t tokens_seen, StepTelemetry* telemetry) {
+  impl_->begin_pass(tokens, B, T, seed, step, tokens_seen, telemetry);
+  const double loss = impl_->forward();
+  impl_->backward();
+  return loss;
+}
+
+double Model::forward_loss(const int32_t* tokens, int B, int T, int64_t tokens_seen) {
+  impl_->begin_pass(tokens, B, T, 0, 0, tokens_seen, nullptr);
+  return impl_->forward();
+}
+
+}  // namespace fp4lab

@@ -1,0 +1,69 @@
+// Recipe resolution and checks (see recipe.hpp): which LinearRecipe a layer uses at a given point of
+// training, and whether a recipe's operand specs can be combined in its GEMMs.
+#include "core/model/recipe.hpp"
+
+namespace fp4lab {
+namespace {
+
+bool same_transform(const QuantSpec& a, const QuantSpec& b) {
+  if (a.rht != b.rht) return false;
+  return !a.rht || (a.rht_size == b.rht_size && a.rht_sign_seed == b.rht_sign_seed);
+}
+
+bool covered(Coverage c, LayerKind kind) {
+  const bool attn = kind == LayerKind::q || kind == LayerKind::k || kind == LayerKind::v ||
+                    kind == LayerKind::attn_out;
+  switch (c) {
+    case Coverage::all_linear: return true;
+    case Coverage::mlp_only: return !attn;
+    case Coverage::attn_only: return attn;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string to_string(LayerKind k) {
+  switch (k) {
+    case LayerKind::q: return "q";
+    case LayerKind::k: return "k";
+    case LayerKind::v: return "v";
+    case LayerKind::attn_out: return "attn_out";
+    case LayerKind::mlp_gate: return "mlp_gate";
+    case LayerKind::mlp_up: return "mlp_up";
+    case LayerKind::mlp_down: return "mlp_down";
+    case LayerKind::lm_head: return "lm_head";
+  }
+  return "?";
+}
+
+bool LinearRecipe::any_quantized() const {
+  return fprop_x.quantized() || fprop_w.quantized() || dgrad_dy.quantized() ||
+         dgrad_w.quantized() || wgrad_dy.quantized() || wgrad_x.quantized();
+}
+
+const LinearRecipe& resolve_linear(const RecipeConfig& r, LayerKind kind, int block, int n_blocks,
+                                   int64_t tokens_seen) {
+  if (r.switch_tokens > 0 && tokens_seen >= r.switch_tokens) return r.high_precision;
+  if (kind == LayerKind::lm_head) return r.quantize_lm_head ? r.quantized : r.high_precision;
+  if (!covered(r.coverage, kind)) return r.high_precision;
+  if (block < r.keep_first || block >= n_blocks - r.keep_last) return r.high_precision;
+  return r.quantized;
+}
+
+std::string validate(const LinearRecipe& r) {
+  if (!same_transform(r.fprop_x, r.fprop_w)) return "fprop: x and w must use the same RHT";
+  if (!same_transform(r.dgrad_dy, r.dgrad_w)) return "dgrad: dy and w must use the same RHT";
+  if (!same_transform(r.wgrad_dy, r.wgrad_x)) return "wgrad: dy and x must use the same RHT";
+  return "";
+}
+
+std::string validate(const RecipeConfig& r) {
+  if (std::string why = validate(r.quantized); !why.empty()) return "quantized: " + why;
+  if (std::string why = validate(r.high_precision); !why.empty()) return "high_precision: " + why;
+  if (r.keep_first < 0 || r.keep_last < 0) return "keep_first and keep_last must be >= 0";
+  if (r.switch_tokens < 0) return "switch_tokens must be >= 0";
+  return "";
+}
+
+}  // namespace fp4lab

@@ -1,0 +1,24 @@
+// Dense fp32 products for the linear layers, C (+)= op(A)·op(B) on row-major buffers, and a blocked
+// transpose. Rows of C are cut into fixed chunks that OpenMP threads take in any order; each chunk is
+// one Eigen product of a fixed shape, so every element's reduction order is independent of the thread
+// count. Not a quantizer and not a batched product (attention multiplies its heads itself).
+#pragma once
+#include <cstdint>
+
+namespace fp4lab {
+
+enum class Trans : uint8_t {
+  n,  // operand used as stored
+  t,  // operand used transposed
+};
+
+// C [m, n] (+)= op(A) [m, k] · op(B) [k, n].
+// A is stored [m, k] (Trans::n) or [k, m] (Trans::t); B is stored [k, n] (Trans::n) or [n, k] (Trans::t).
+// accumulate = false overwrites C. C must not alias A or B.
+void matmul(float* c, const float* a, Trans ta, const float* b, Trans tb, int64_t m, int64_t n,
+            int64_t k, bool accumulate);
+
+// out [cols, rows] = in [rows, cols]ᵀ.
+void transpose(float* out, const float* in, int64_t rows, int64_t cols);
+
+}  // namespace fp4lab

@@ -1,0 +1,122 @@
+// Scale arithmetic (spec §2, §7): each formula written once, in the spec's fp32 operation order.
+// The compiler may not contract or reorder (-ffp-contract=off, no fast-math).
+#include "core/quant/block_scale.hpp"
+
+#include <cfloat>
+#include <cmath>
+#include <limits>
+
+#include "core/formats/bf16.hpp"
+#include "core/formats/fp4_e2m1.hpp"
+#include "core/formats/fp8.hpp"
+#include "core/formats/ue8m0.hpp"
+
+namespace fp4lab {
+
+float element_max(ElementFormat element) {
+  switch (element) {
+    case ElementFormat::fp4_e2m1: return kFp4E2m1Max;
+    case ElementFormat::fp8_e4m3: return kFp8E4m3Max;
+    case ElementFormat::fp8_e5m2: return kFp8E5m2Max;
+    case ElementFormat::bf16: return kBf16Max;
+    case ElementFormat::none: break;
+  }
+  return std::numeric_limits<float>::infinity();
+}
+
+int element_emax(ElementFormat element) {
+  switch (element) {
+    case ElementFormat::fp4_e2m1: return kFp4E2m1Emax;
+    case ElementFormat::fp8_e4m3: return kFp8E4m3Emax;
+    case ElementFormat::fp8_e5m2: return kFp8E5m2Emax;
+    case ElementFormat::bf16:
+    case ElementFormat::none: break;
+  }
+  return 127;
+}
+
+float nvfp4_tensor_encode_scale(float amax) {
+  const float s_enc = std::fmin(kFp8E4m3Max * kFp4E2m1Max / amax, FLT_MAX);  // 2688 is exact
+  return (amax == 0.0f || s_enc == 0.0f) ? 1.0f : s_enc;
+}
+
+uint8_t nvfp4_block_scale_code(float block_amax, float s_enc, BlockScaleFormula formula) {
+  float s_dec_b;
+  if (formula == BlockScaleFormula::te_2_14) {
+    const float factor = s_enc * kRecipSix;
+    s_dec_b = block_amax * factor;
+  } else {
+    const float sixth = block_amax / 6.0f;
+    s_dec_b = sixth * s_enc;
+  }
+  return fp8_e4m3_encode_rne(std::fmin(s_dec_b, FLT_MAX));
+}
+
+float nvfp4_block_encode_multiplier(uint8_t scale_code, float s_dec) {
+  const float block_decode = fp8_e4m3_decode(scale_code) * s_dec;
+  return std::fmin(1.0f / block_decode, FLT_MAX);
+}
+
+float nvfp4_block_decode_multiplier(uint8_t scale_code, float amax) {
+  const float scaled = fp8_e4m3_decode(scale_code) * amax;
+  return scaled * kRecip2688;
+}
+
+uint8_t mx_block_scale_code(float block_amax, ElementFormat element, ScaleRule rule) {
+  if (rule == ScaleRule::floor) {
+    if (std::isinf(block_amax)) return kUe8m0NanCode;
+    const float guarded = block_amax == 0.0f ? FLT_MIN : block_amax;
+    return ue8m0_encode_exponent(floor_log2_exact(guarded) - element_emax(element));
+  }
+  return ue8m0_encode_ceil(block_amax / element_max(element));
+}
+
+float current_scaling_scale(float amax, float max_value) {
+  if (amax == 0.0f || std::isinf(amax)) return 1.0f;
+  return std::fmin(max_value / amax, FLT_MAX);
+}
+
+TensorScaling tensor_scaling(const QuantSpec& spec, float amax) {
+  TensorScaling t;
+  t.amax = amax;
+  if (spec.scale == ScaleFormat::e4m3) {
+    t.s_enc = nvfp4_tensor_encode_scale(amax);
+    t.s_dec = 1.0f / t.s_enc;
+  }
+  return t;
+}
+
+BlockScale block_scale(const QuantSpec& spec, const TensorScaling& tensor, float block_amax) {
+  BlockScale s;
+  switch (spec.scale) {
+    case ScaleFormat::none:
+      break;
+    case ScaleFormat::fp32: {
+      s.encode = current_scaling_scale(spec.block == 0 ? tensor.amax : block_amax, element_max(spec.element));
+      s.decode = 1.0f / s.encode;
+      break;
+    }
+    case ScaleFormat::e4m3:
+      return block_scale_from_code(spec, tensor, nvfp4_block_scale_code(block_amax, tensor.s_enc, spec.formula));
+    case ScaleFormat::ue8m0:
+      return block_scale_from_code(spec, tensor, mx_block_scale_code(block_amax, spec.element, spec.scale_rule));
+  }
+  return s;
+}
+
+BlockScale block_scale_from_code(const QuantSpec& spec, const TensorScaling& tensor, uint8_t code) {
+  BlockScale s;
+  s.code = code;
+  if (spec.scale == ScaleFormat::e4m3) {
+    s.encode = nvfp4_block_encode_multiplier(code, tensor.s_dec);
+    s.decode = nvfp4_block_decode_multiplier(code, tensor.amax);
+  } else if (code == kUe8m0NanCode) {
+    s.encode = s.decode = std::numeric_limits<float>::quiet_NaN();
+  } else {
+    s.encode = std::ldexp(1.0f, -ue8m0_unbiased_exponent(code));
+    s.decode = ue8m0_decode(code);
+  }
+  return s;
+}
+
+}  // namespace fp4lab

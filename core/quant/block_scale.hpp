@@ -1,0 +1,64 @@
+// Scale arithmetic of every scale format, one block at a time, in scalar fp32 exactly as the spec
+// orders it: NVFP4's fp32 tensor scale and E4M3 block scale (spec §2), MX UE8M0 floor/ceil rules
+// (§7), and fp32 current scaling. Shared by the fast and the reference quantizer; no loops over
+// elements here.
+#pragma once
+#include <cstdint>
+
+#include "core/quant/quant_spec.hpp"
+
+namespace fp4lab {
+
+// Largest finite value of an element format (bf16: 0x7F7F; none: +Inf).
+float element_max(ElementFormat element);
+// Exponent of the largest binade (OCP emax_elem): fp4_e2m1 2, fp8_e4m3 8, fp8_e5m2 15.
+int element_emax(ElementFormat element);
+
+// ---- NVFP4 (spec §2) ----
+constexpr float kRecipSix = 0x1.555556p-3f;          // RN(1/6) = 0x3E2AAAAB
+constexpr float kRecip2688 = 0x1.861862p-12f;        // RN(1/2688) = 0x39C30C31, 2688 = 448 * 6
+// S_enc = min(RN(2688 / amax), FLT_MAX), and 1 when amax is 0 or S_enc is 0 (amax = +Inf).
+float nvfp4_tensor_encode_scale(float amax);
+// s_b = E4M3_rne_satfinite(min(RN(block_amax * RN(S_enc * RN(1/6))), FLT_MAX))  (te_2_14), or
+// with RN(RN(block_amax / 6) * S_enc)  (te_2_13).
+uint8_t nvfp4_block_scale_code(float block_amax, float s_enc, BlockScaleFormula formula);
+// inv_b = min(RN(1 / RN(s_b * S_dec)), FLT_MAX): FLT_MAX when s_b is 0 (underflowed block).
+float nvfp4_block_encode_multiplier(uint8_t scale_code, float s_dec);
+// TE dequantize: RN(RN(s_b * amax) * RN(1/2688)).
+float nvfp4_block_decode_multiplier(uint8_t scale_code, float amax);
+
+// ---- MX (spec §7) ----
+// floor (OCP): 2^(floor(log2 block_amax) - emax_elem), a zero amax read as FLT_MIN (the
+// FP32_MIN_NORMAL guard), exponent clamped to >= -127; an infinite amax gives the NaN scale 0xFF.
+// ceil (TE): 2^ceil(log2(RN(block_amax / element_max))) clamped to [-127, 127] (Inf -> 2^127).
+// floor(log2) and ceil(log2) are exact on the fp32 bits (not an fp32 log2 rounded first).
+uint8_t mx_block_scale_code(float block_amax, ElementFormat element, ScaleRule rule);
+
+// ---- fp32 current scaling (TE Float8CurrentScaling) ----
+// scale = min(RN(element_max / amax), FLT_MAX), 1 when amax is 0 or Inf; elements are encoded as
+// x * scale and dequantized as value * RN(1 / scale).
+float current_scaling_scale(float amax, float element_max);
+
+// The tensor-level quantities a block scale depends on.
+struct TensorScaling {
+  float amax = 0.f;   // max |x| (NaN ignored), post-RHT when rht
+  float s_enc = 1.f;  // NVFP4 S_enc
+  float s_dec = 1.f;  // NVFP4 S_dec = RN(1 / S_enc)
+};
+TensorScaling tensor_scaling(const QuantSpec& spec, float amax);
+
+// What one block's elements are multiplied by before rounding to the element grid (`encode`) and
+// what their grid values are multiplied by to dequantize (`decode`); `code` is the raw scale byte
+// for e4m3/ue8m0 scales (0 otherwise). For scale none both multipliers are 1.
+struct BlockScale {
+  float encode = 1.f;
+  float decode = 1.f;
+  uint8_t code = 0;
+};
+// `block_amax` is the amax over the block (1D) or tile (2D); ignored for per-tensor fp32 scaling,
+// which uses tensor.amax.
+BlockScale block_scale(const QuantSpec& spec, const TensorScaling& tensor, float block_amax);
+// The multipliers of an e4m3 or ue8m0 scale code (block_scale = this after the code is chosen).
+BlockScale block_scale_from_code(const QuantSpec& spec, const TensorScaling& tensor, uint8_t code);
+
+}  // namespace fp4lab

@@ -1,0 +1,267 @@
+// Internal to quantize.cpp: the element loops of the fast quantizer. One span = consecutive
+// elements sharing one BlockScale; AVX2 eight lanes at a time, the remainder through the scalar
+// codecs. Each lane computes exactly what quantize_reference computes for that element.
+// Not a public API; no threads, no blocks, no scale selection here.
+#pragma once
+#include <immintrin.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "core/formats/bf16.hpp"
+#include "core/formats/fp4_e2m1.hpp"
+#include "core/formats/fp8.hpp"
+#include "core/quant/block_scale.hpp"
+
+namespace fp4lab::detail {
+
+enum class Kernel { copy, bf16, fp4_rne, fp4_sr, fp8_e4m3, fp8_e5m2 };
+
+// Per-row statistics (see QuantStats); lanes are reduced in a fixed order, so a row's sums do not
+// depend on the thread that ran it.
+struct RowStats {
+  int64_t nonfinite = 0, flushed = 0, saturated = 0;
+  double signal = 0.0, error = 0.0;
+};
+
+// Scalar element path: one element exactly as quantize_reference does it. Returns the output and
+// sets the code and the pre-rounding scaled value y.
+template <Kernel K>
+inline float encode_one(float v, const BlockScale& s, uint8_t random_byte, uint8_t& code, float& y) {
+  y = v;
+  if constexpr (K == Kernel::copy) {
+    return v;
+  } else if constexpr (K == Kernel::bf16) {
+    return bf16_round(v);
+  } else {
+    y = v * s.encode;
+    if constexpr (K == Kernel::fp4_rne) {
+      code = fp4_e2m1_encode_rne(y);
+      return fp4_e2m1_decode(code) * s.decode;
+    } else if constexpr (K == Kernel::fp4_sr) {
+      code = fp4_e2m1_encode_sr(y, random_byte);
+      return fp4_e2m1_decode(code) * s.decode;
+    } else if constexpr (K == Kernel::fp8_e4m3) {
+      code = fp8_e4m3_encode_rne(y);
+      return fp8_e4m3_decode(code) * s.decode;
+    } else {
+      code = fp8_e5m2_encode_rne(y);
+      return fp8_e5m2_decode(code) * s.decode;
+    }
+  }
+}
+
+inline void add_stats_one(float v, float y, float result, float saturation_limit, bool scale_nonzero, RowStats& st) {
+  if (!std::isfinite(v)) {
+    ++st.nonfinite;
+  } else {
+    st.signal += static_cast<double>(v) * v;
+    if (std::isfinite(result)) {
+      const double e = static_cast<double>(v) - result;
+      st.error += e * e;
+    }
+    if (v != 0.0f && result == 0.0f) ++st.flushed;
+  }
+  if (std::fabs(y) > saturation_limit && scale_nonzero) ++st.saturated;
+}
+
+#ifdef __AVX2__
+
+// Lane accumulators of one row's statistics.
+struct LaneStats {
+  __m256i nonfinite = _mm256_setzero_si256(), flushed = _mm256_setzero_si256(),
+          saturated = _mm256_setzero_si256();
+  __m256d signal = _mm256_setzero_pd(), error = _mm256_setzero_pd();
+
+  static int64_t sum_lanes(__m256i v) {
+    alignas(32) int32_t lanes[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), v);
+    int64_t total = 0;
+    for (int32_t lane : lanes) total -= lane;  // lanes hold -count (sums of all-ones masks)
+    return total;
+  }
+  static double sum_lanes(__m256d v) {
+    alignas(32) double lanes[4];
+    _mm256_store_pd(lanes, v);
+    return ((lanes[0] + lanes[1]) + lanes[2]) + lanes[3];
+  }
+  void add_to(RowStats& st) const {
+    st.nonfinite += sum_lanes(nonfinite);
+    st.flushed += sum_lanes(flushed);
+    st.saturated += sum_lanes(saturated);
+    st.signal += sum_lanes(signal);
+    st.error += sum_lanes(error);
+  }
+};
+
+inline __m256 abs_ps(__m256 v) { return _mm256_and_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF))); }
+inline __m256i mask_i(__m256 m) { return _mm256_castps_si256(m); }
+
+inline void add_stats8(__m256 x, __m256 y, __m256 result, __m256 saturation_limit, bool scale_nonzero, LaneStats& st) {
+  const __m256 inf = _mm256_set1_ps(INFINITY);
+  const __m256 zero = _mm256_setzero_ps();
+  const __m256 finite = _mm256_cmp_ps(abs_ps(x), inf, _CMP_LT_OQ);
+  const __m256 result_finite = _mm256_cmp_ps(abs_ps(result), inf, _CMP_LT_OQ);
+  st.nonfinite = _mm256_add_epi32(st.nonfinite, mask_i(_mm256_cmp_ps(abs_ps(x), inf, _CMP_NLT_UQ)));
+  const __m256 flushed = _mm256_and_ps(finite, _mm256_and_ps(_mm256_cmp_ps(x, zero, _CMP_NEQ_OQ),
+                                                             _mm256_cmp_ps(result, zero, _CMP_EQ_OQ)));
+  st.flushed = _mm256_add_epi32(st.flushed, mask_i(flushed));
+  if (scale_nonzero)
+    st.saturated = _mm256_add_epi32(st.saturated, mask_i(_mm256_cmp_ps(abs_ps(y), saturation_limit, _CMP_GT_OQ)));
+  const __m256 xs = _mm256_and_ps(x, finite);
+  const __m256 both = _mm256_and_ps(finite, result_finite);
+  const __m256 xe = _mm256_and_ps(x, both), re = _mm256_and_ps(result, both);
+  for (int half = 0; half < 2; ++half) {
+    const __m128 xs_h = half ? _mm256_extractf128_ps(xs, 1) : _mm256_castps256_ps128(xs);
+    const __m128 xe_h = half ? _mm256_extractf128_ps(xe, 1) : _mm256_castps256_ps128(xe);
+    const __m128 re_h = half ? _mm256_extractf128_ps(re, 1) : _mm256_castps256_ps128(re);
+    const __m256d xd = _mm256_cvtps_pd(xs_h);
+    st.signal = _mm256_add_pd(st.signal, _mm256_mul_pd(xd, xd));
+    const __m256d e = _mm256_sub_pd(_mm256_cvtps_pd(xe_h), _mm256_cvtps_pd(re_h));
+    st.error = _mm256_add_pd(st.error, _mm256_mul_pd(e, e));
+  }
+}
+
+inline void store_codes8(__m256i codes, uint8_t* dst) {
+  const __m128i words = _mm_packus_epi32(_mm256_castsi256_si128(codes), _mm256_extracti128_si256(codes, 1));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(dst), _mm_packus_epi16(words, words));
+}
+
+// Magnitude code 0..7 of |y| under E2M1 round-to-nearest-even (interval tests of spec §1).
+inline __m256i fp4_rne_magnitude(__m256 a) {
+  __m256i m = _mm256_setzero_si256();
+  m = _mm256_sub_epi32(m, mask_i(_mm256_cmp_ps(a, _mm256_set1_ps(0.25f), _CMP_GT_OQ)));
+  m = _mm256_sub_epi32(m, mask_i(_mm256_cmp_ps(a, _mm256_set1_ps(0.75f), _CMP_GE_OQ)));
+  m = _mm256_sub_epi32(m, mask_i(_mm256_cmp_ps(a, _mm256_set1_ps(1.25f), _CMP_GT_OQ)));
+  m = _mm256_sub_epi32(m, mask_i(_mm256_cmp_ps(a, _mm256_set1_ps(1.75f), _CMP_GE_OQ)));
+  m = _mm256_sub_epi32(m, mask_i(_mm256_cmp_ps(a, _mm256_set1_ps(2.5f), _CMP_GT_OQ)));
+  m = _mm256_sub_epi32(m, mask_i(_mm256_cmp_ps(a, _mm256_set1_ps(3.5f), _CMP_GE_OQ)));
+  m = _mm256_sub_epi32(m, mask_i(_mm256_cmp_ps(a, _mm256_set1_ps(5.0f), _CMP_GT_OQ)));
+  return m;
+}
+
+// Magnitude code of a value already on the E2M1 grid (0 <= v <= 6).
+inline __m256i fp4_grid_magnitude(__m256 v) {
+  __m256i m = _mm256_setzero_si256();
+  for (float edge : {0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f})
+    m = _mm256_sub_epi32(m, mask_i(_mm256_cmp_ps(v, _mm256_set1_ps(edge), _CMP_GE_OQ)));
+  return m;
+}
+
+// E2M1 stochastic rounding of |y| (carry rule), as a grid value 0..6. NaN lanes give 6 (fixed
+// later); |y| >= 6 and Inf give 6.
+inline __m256 fp4_sr_value(__m256 a, const uint8_t* random) {
+  const __m256 clamped = _mm256_min_ps(a, _mm256_set1_ps(6.0f));
+  const __m256 ge4 = _mm256_cmp_ps(clamped, _mm256_set1_ps(4.0f), _CMP_GE_OQ);
+  const __m256 ge2 = _mm256_cmp_ps(clamped, _mm256_set1_ps(2.0f), _CMP_GE_OQ);
+  const __m256 step = _mm256_blendv_ps(_mm256_blendv_ps(_mm256_set1_ps(0.5f), _mm256_set1_ps(1.0f), ge2),
+                                       _mm256_set1_ps(2.0f), ge4);
+  const __m256 inv_step = _mm256_blendv_ps(_mm256_blendv_ps(_mm256_set1_ps(2.0f), _mm256_set1_ps(1.0f), ge2),
+                                           _mm256_set1_ps(0.5f), ge4);
+  const __m256 lower = _mm256_mul_ps(_mm256_floor_ps(_mm256_mul_ps(clamped, inv_step)), step);
+  // floor(256 f), f = (|y| - lower) / step: exact (power-of-two scalings of an exact difference).
+  const __m256 top8 = _mm256_floor_ps(
+      _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(clamped, lower), inv_step), _mm256_set1_ps(256.0f)));
+  const __m256i bytes = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(random)));
+  const __m256i carry = _mm256_cmpgt_epi32(_mm256_add_epi32(_mm256_cvttps_epi32(top8), bytes), _mm256_set1_epi32(255));
+  return _mm256_add_ps(lower, _mm256_and_ps(_mm256_castsi256_ps(carry), step));
+}
+
+// FP8 RNE satfinite of |y| as a grid value: round to a multiple of the format's step at |y| by
+// adding and subtracting 2^(step exponent + 23), then clamp to the maximum. NaN lanes fixed later.
+template <int kManBits, int kEmin>
+inline __m256 fp8_rne_value(__m256 a, float max_value) {
+  const __m256 clamped = _mm256_min_ps(a, _mm256_set1_ps(2.0f * max_value));  // beyond: saturates anyway
+  const __m256i field = _mm256_srli_epi32(_mm256_castps_si256(clamped), 23);
+  const __m256i step_field = _mm256_max_epi32(field, _mm256_set1_epi32(kEmin + 127));
+  const __m256 magic = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(step_field, _mm256_set1_epi32(23 - kManBits)), 23));
+  const __m256 rounded = _mm256_sub_ps(_mm256_add_ps(clamped, magic), magic);
+  return _mm256_min_ps(rounded, _mm256_set1_ps(max_value));
+}
+
+template <int kManBits, int kEmin>
+inline __m256i fp8_grid_magnitude(__m256 v) {
+  const __m256i normal_code = _mm256_add_epi32(
+      _mm256_srli_epi32(_mm256_sub_epi32(_mm256_castps_si256(v), _mm256_set1_epi32((kEmin + 127) << 23)), 23 - kManBits),
+      _mm256_set1_epi32(1 << kManBits));
+  const float subnormal_units = std::ldexp(1.0f, kManBits - kEmin);  // 1 / (subnormal step)
+  const __m256i subnormal_code = _mm256_cvttps_epi32(_mm256_mul_ps(v, _mm256_set1_ps(subnormal_units)));
+  const __m256 normal = _mm256_cmp_ps(v, _mm256_set1_ps(std::ldexp(1.0f, kEmin)), _CMP_GE_OQ);
+  return _mm256_blendv_epi8(subnormal_code, normal_code, mask_i(normal));
+}
+
+#else
+struct LaneStats {
+  void add_to(RowStats&) const {}
+};
+#endif  // __AVX2__
+
+// One span of n elements with one BlockScale. x and out may be the same array.
+template <Kernel K, bool kCodes, bool kStats>
+void encode_span(const float* x, float* out, uint8_t* codes, const uint8_t* random, int64_t n,
+                 const BlockScale& s, float saturation_limit, RowStats& st, LaneStats& lanes) {
+  const bool scale_nonzero = s.decode != 0.0f;
+  int64_t i = 0;
+#ifdef __AVX2__
+  const __m256 encode = _mm256_set1_ps(s.encode), decode = _mm256_set1_ps(s.decode);
+  const __m256 limit = _mm256_set1_ps(saturation_limit);
+  const __m256i sign_bit = _mm256_set1_epi32(static_cast<int>(0x80000000u));
+  for (; i + 8 <= n; i += 8) {
+    const __m256 xv = _mm256_loadu_ps(x + i);
+    __m256 y = xv, result;
+    __m256i code = _mm256_setzero_si256();
+    if constexpr (K == Kernel::copy) {
+      result = xv;
+    } else if constexpr (K == Kernel::bf16) {
+      const __m256i bits = _mm256_castps_si256(xv);
+      const __m256i high = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
+      const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(1));
+      const __m256i rounded = _mm256_and_si256(_mm256_add_epi32(bits, _mm256_add_epi32(_mm256_set1_epi32(0x7FFF), lsb)), high);
+      const __m256i quiet = _mm256_and_si256(_mm256_or_si256(bits, _mm256_set1_epi32(0x00400000)), high);
+      result = _mm256_castsi256_ps(_mm256_blendv_epi8(rounded, quiet, mask_i(_mm256_cmp_ps(xv, xv, _CMP_UNORD_Q))));
+    } else {
+      y = _mm256_mul_ps(xv, encode);
+      const __m256 a = abs_ps(y);
+      const __m256 is_nan = _mm256_cmp_ps(y, y, _CMP_UNORD_Q);
+      const __m256i sign = _mm256_andnot_si256(mask_i(is_nan), _mm256_and_si256(_mm256_castps_si256(y), sign_bit));
+      __m256i magnitude;
+      __m256 value;
+      if constexpr (K == Kernel::fp4_rne || K == Kernel::fp4_sr) {
+        if constexpr (K == Kernel::fp4_rne) {
+          magnitude = fp4_rne_magnitude(a);
+        } else {
+          magnitude = fp4_grid_magnitude(fp4_sr_value(a, random + i));
+        }
+        magnitude = _mm256_blendv_epi8(magnitude, _mm256_set1_epi32(kFp4E2m1NanCode), mask_i(is_nan));
+        const __m256 table = _mm256_setr_ps(0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f);
+        value = _mm256_permutevar8x32_ps(table, magnitude);
+        code = _mm256_or_si256(magnitude, _mm256_srli_epi32(sign, 28));
+      } else {
+        constexpr int kManBits = K == Kernel::fp8_e4m3 ? 3 : 2;
+        constexpr int kEmin = K == Kernel::fp8_e4m3 ? -6 : -14;
+        const float max_value = K == Kernel::fp8_e4m3 ? kFp8E4m3Max : kFp8E5m2Max;
+        value = fp8_rne_value<kManBits, kEmin>(a, max_value);
+        magnitude = fp8_grid_magnitude<kManBits, kEmin>(value);
+        magnitude = _mm256_blendv_epi8(magnitude, _mm256_set1_epi32(kFp8NanCode), mask_i(is_nan));
+        value = _mm256_blendv_ps(value, _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000)), is_nan);
+        code = _mm256_or_si256(magnitude, _mm256_srli_epi32(sign, 24));
+      }
+      result = _mm256_mul_ps(_mm256_or_ps(value, _mm256_castsi256_ps(sign)), decode);
+    }
+    _mm256_storeu_ps(out + i, result);
+    if constexpr (kCodes) store_codes8(code, codes + i);
+    if constexpr (kStats) add_stats8(xv, y, result, limit, scale_nonzero, lanes);
+  }
+#endif
+  for (; i < n; ++i) {
+    const float v = x[i];
+    uint8_t code = 0;
+    float y;
+    const float result = encode_one<K>(v, s, random ? random[i] : 0, code, y);
+    out[i] = result;
+    if constexpr (kCodes) codes[i] = code;
+    if constexpr (kStats) add_stats_one(v, y, result, saturation_limit, scale_nonzero, st);
+  }
+}
+
+}  // namespace fp4lab::detail

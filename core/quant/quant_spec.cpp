@@ -1,0 +1,174 @@
+// QuantSpec names, presets, one-line descriptions and validation. No numerics here.
+#include "core/quant/quant_spec.hpp"
+
+#include <array>
+#include <type_traits>
+#include <utility>
+
+namespace fp4lab {
+namespace {
+
+template <class Enum, size_t N>
+using NameTable = std::array<std::pair<Enum, const char*>, N>;
+
+constexpr NameTable<ElementFormat, 5> kElementNames{{{ElementFormat::none, "none"},
+                                                     {ElementFormat::bf16, "bf16"},
+                                                     {ElementFormat::fp8_e4m3, "fp8_e4m3"},
+                                                     {ElementFormat::fp8_e5m2, "fp8_e5m2"},
+                                                     {ElementFormat::fp4_e2m1, "fp4_e2m1"}}};
+constexpr NameTable<ScaleFormat, 4> kScaleNames{{{ScaleFormat::none, "none"},
+                                                 {ScaleFormat::fp32, "fp32"},
+                                                 {ScaleFormat::e4m3, "e4m3"},
+                                                 {ScaleFormat::ue8m0, "ue8m0"}}};
+constexpr NameTable<ScaleRule, 2> kRuleNames{{{ScaleRule::floor, "floor"}, {ScaleRule::ceil, "ceil"}}};
+constexpr NameTable<Tile, 2> kTileNames{{{Tile::d1, "1d"}, {Tile::d2, "2d"}}};
+constexpr NameTable<Rounding, 2> kRoundingNames{{{Rounding::rne, "rne"}, {Rounding::sr, "sr"}}};
+constexpr NameTable<BlockScaleFormula, 2> kFormulaNames{
+    {{BlockScaleFormula::te_2_14, "te_2_14"}, {BlockScaleFormula::te_2_13, "te_2_13"}}};
+
+// Accepted spellings besides the canonical names above.
+constexpr NameTable<ScaleFormat, 1> kScaleAliases{{{ScaleFormat::ue8m0, "e8m0"}}};
+constexpr NameTable<BlockScaleFormula, 2> kFormulaAliases{
+    {{BlockScaleFormula::te_2_14, "2.14"}, {BlockScaleFormula::te_2_13, "2.13"}}};
+
+template <class Enum, size_t N>
+std::string name_of(const NameTable<Enum, N>& table, Enum value) {
+  for (const auto& [v, name] : table)
+    if (v == value) return name;
+  return "?";
+}
+
+template <class Enum, size_t N>
+bool find_name(const NameTable<Enum, N>& table, const std::string& text, Enum& out) {
+  for (const auto& [v, name] : table)
+    if (text == name) {
+      out = v;
+      return true;
+    }
+  return false;
+}
+
+// Concatenates strings and integers by appending (GCC 12 warns falsely on "literal" + std::string).
+template <class... Parts>
+std::string cat(const Parts&... parts) {
+  std::string out;
+  auto append = [&out](const auto& part) {
+    if constexpr (std::is_integral_v<std::decay_t<decltype(part)>>) out += std::to_string(part);
+    else out += part;
+  };
+  (append(parts), ...);
+  return out;
+}
+
+bool is_power_of_two(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
+}  // namespace
+
+std::string to_string(ElementFormat v) { return name_of(kElementNames, v); }
+std::string to_string(ScaleFormat v) { return name_of(kScaleNames, v); }
+std::string to_string(ScaleRule v) { return name_of(kRuleNames, v); }
+std::string to_string(Tile v) { return name_of(kTileNames, v); }
+std::string to_string(Rounding v) { return name_of(kRoundingNames, v); }
+std::string to_string(BlockScaleFormula v) { return name_of(kFormulaNames, v); }
+
+bool parse(const std::string& s, ElementFormat& out) { return find_name(kElementNames, s, out); }
+bool parse(const std::string& s, ScaleFormat& out) {
+  return find_name(kScaleNames, s, out) || find_name(kScaleAliases, s, out);
+}
+bool parse(const std::string& s, ScaleRule& out) { return find_name(kRuleNames, s, out); }
+bool parse(const std::string& s, Tile& out) { return find_name(kTileNames, s, out); }
+bool parse(const std::string& s, Rounding& out) { return find_name(kRoundingNames, s, out); }
+bool parse(const std::string& s, BlockScaleFormula& out) {
+  return find_name(kFormulaNames, s, out) || find_name(kFormulaAliases, s, out);
+}
+
+std::string describe(const QuantSpec& s) {
+  if (!s.quantized()) return "none";
+  std::string d = to_string(s.element);
+  if (s.scale != ScaleFormat::none) {
+    d += s.block > 0 ? cat("/", s.block) : std::string("/tensor");
+    d += cat(" ", to_string(s.scale));
+    if (s.scale == ScaleFormat::ue8m0) d += cat("-", to_string(s.scale_rule));
+    d += cat(" ", to_string(s.tile));
+  }
+  d += cat(" ", to_string(s.rounding));
+  if (s.rht) {
+    d += cat(" rht", s.rht_size);
+    if (s.rht_sign_seed != 0) d += cat(":", s.rht_sign_seed);
+  }
+  if (s.scale == ScaleFormat::e4m3 && s.formula != BlockScaleFormula::te_2_14) d += cat(" ", to_string(s.formula));
+  return d;
+}
+
+bool named_format(const std::string& name, QuantSpec& out) {
+  QuantSpec s;
+  if (name == "nvfp4") {  // TE NVFP4BlockScaling element format (RHT/2D/SR are per-operand choices)
+    s.element = ElementFormat::fp4_e2m1;
+    s.block = 16;
+    s.scale = ScaleFormat::e4m3;
+  } else if (name == "mxfp4") {  // OCP MX v1.0
+    s.element = ElementFormat::fp4_e2m1;
+    s.block = 32;
+    s.scale = ScaleFormat::ue8m0;
+    s.scale_rule = ScaleRule::floor;
+  } else if (name == "mxfp8") {  // TE MXFP8BlockScaling (E4M3 elements, scale rounded up)
+    s.element = ElementFormat::fp8_e4m3;
+    s.block = 32;
+    s.scale = ScaleFormat::ue8m0;
+    s.scale_rule = ScaleRule::ceil;
+  } else if (name == "fp8_e4m3" || name == "fp8_e5m2") {  // per-tensor current scaling
+    s.element = name == "fp8_e4m3" ? ElementFormat::fp8_e4m3 : ElementFormat::fp8_e5m2;
+    s.block = 0;
+    s.scale = ScaleFormat::fp32;
+  } else if (name == "bf16") {
+    s.element = ElementFormat::bf16;
+  } else if (name != "fp32") {
+    return false;
+  }
+  out = s;
+  return true;
+}
+
+std::string validate(const QuantSpec& s, int64_t rows, int64_t cols) {
+  if (rows < 0 || cols < 0) return cat("negative shape ", rows, "x", cols);
+  const std::string element = to_string(s.element);
+  if (s.block < 0) return cat("block size ", s.block, " is negative");
+  if (s.rounding == Rounding::sr && s.element != ElementFormat::fp4_e2m1)
+    return cat("stochastic rounding is only defined for fp4_e2m1 elements, not ", element);
+  switch (s.element) {
+    case ElementFormat::none:
+    case ElementFormat::bf16:
+      if (s.scale != ScaleFormat::none || s.block != 0 || s.tile != Tile::d1)
+        return cat(element, " takes no scale, block or tile options");
+      if (s.element == ElementFormat::none && s.rht)
+        return "rht needs a quantized element format (its output is rounded to bf16)";
+      break;
+    case ElementFormat::fp8_e4m3:
+    case ElementFormat::fp8_e5m2:
+      if (s.scale == ScaleFormat::e4m3) return cat("an e4m3 block scale needs fp4_e2m1 elements (NVFP4), not ", element);
+      break;
+    case ElementFormat::fp4_e2m1:
+      break;
+  }
+  if (s.scale == ScaleFormat::none && s.block != 0)
+    return cat("block size ", s.block, " needs a scale format (scale is none)");
+  if ((s.scale == ScaleFormat::e4m3 || s.scale == ScaleFormat::ue8m0) && s.block == 0)
+    return cat("an ", to_string(s.scale), " block scale needs a block size > 0");
+  if (s.scale == ScaleFormat::none && s.tile != Tile::d1) return "2d tiles need a block scale";
+  if (s.block > 0 && cols % s.block != 0)
+    return cat("block size ", s.block, " does not divide the last axis (", cols, ")");
+  if (s.tile == Tile::d2) {
+    if (s.block == 0) return "2d tiles need a block size > 0 (tiles are block x block)";
+    if (rows % s.block != 0)
+      return cat("2d tiles of ", s.block, "x", s.block, " do not divide the first axis (", rows, ")");
+  }
+  if (s.rht) {
+    if (!is_power_of_two(s.rht_size) || s.rht_size < 2)
+      return cat("rht_size ", s.rht_size, " is not a power of two >= 2");
+    if (cols % s.rht_size != 0)
+      return cat("rht_size ", s.rht_size, " does not divide the last axis (", cols, ")");
+  }
+  return "";
+}
+
+}  // namespace fp4lab

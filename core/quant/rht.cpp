@@ -1,0 +1,319 @@
+// Random Hadamard transform. The reference sums the n signed fp32 inputs exactly in a fixed-point
+// integer accumulator and rounds the result to odd at 53 bits (so the one later rounding to bf16
+// is the rounding of the exact sum). The fast path runs the fp64 butterfly, which is exact when
+// the inputs' exponents span at most 29 - log2(n) binades (all partial sums then fit 53 bits);
+// any other vector (and any non-finite one) takes the reference path.
+#include "core/quant/rht.hpp"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include "core/formats/bf16.hpp"
+#include "core/quant/philox.hpp"
+
+namespace fp4lab {
+namespace {
+
+// ---- exact signed sum, rounded to odd at 53 bits ----
+
+constexpr int kLimbs = 6;  // 384 bits: 24-bit significands shifted by up to 253, plus 2^16 terms
+
+struct Wide {
+  uint64_t limb[kLimbs] = {};
+};
+
+void add_shifted(Wide& acc, uint64_t value, int shift) {
+  int index = shift / 64;
+  const int offset = shift % 64;
+  unsigned __int128 carry = static_cast<unsigned __int128>(value) << offset;
+  while (carry != 0 && index < kLimbs) {
+    const unsigned __int128 sum = static_cast<unsigned __int128>(acc.limb[index]) + static_cast<uint64_t>(carry);
+    acc.limb[index] = static_cast<uint64_t>(sum);
+    carry = (carry >> 64) + (sum >> 64);
+    ++index;
+  }
+}
+
+bool less(const Wide& a, const Wide& b) {
+  for (int i = kLimbs - 1; i >= 0; --i)
+    if (a.limb[i] != b.limb[i]) return a.limb[i] < b.limb[i];
+  return false;
+}
+
+Wide subtract(const Wide& a, const Wide& b) {  // a - b, a >= b
+  Wide r;
+  uint64_t borrow = 0;
+  for (int i = 0; i < kLimbs; ++i) {
+    const uint64_t d = a.limb[i] - b.limb[i];
+    const uint64_t out = d - borrow;
+    borrow = (a.limb[i] < b.limb[i]) || (d < borrow) ? 1 : 0;
+    r.limb[i] = out;
+  }
+  return r;
+}
+
+int highest_bit(const Wide& w) {  // -1 for zero
+  for (int i = kLimbs - 1; i >= 0; --i)
+    if (w.limb[i]) return 64 * i + 63 - std::countl_zero(w.limb[i]);
+  return -1;
+}
+
+uint64_t bits_at(const Wide& w, int lo, int count) {  // bits [lo, lo + count), count <= 64
+  uint64_t out = 0;
+  for (int k = 0; k < count; ++k) {
+    const int bit = lo + k;
+    out |= ((w.limb[bit / 64] >> (bit % 64)) & 1u) << k;
+  }
+  return out;
+}
+
+bool any_below(const Wide& w, int lo) {
+  for (int bit = 0; bit < lo; ++bit)
+    if ((w.limb[bit / 64] >> (bit % 64)) & 1u) return true;
+  return false;
+}
+
+// sum_i sign_i * x_i for finite x, rounded to odd at 53 bits.
+double exact_signed_sum_round_to_odd(const float* x, const float* sign, int n) {
+  int min_quantum = std::numeric_limits<int>::max();
+  bool all_negative_zero = true;
+  for (int i = 0; i < n; ++i) {
+    const uint32_t bits = std::bit_cast<uint32_t>(x[i]);
+    const bool term_negative = ((bits >> 31) != 0) != (sign[i] < 0);
+    if ((bits & 0x7FFFFFFFu) != 0) {
+      min_quantum = std::min(min_quantum, std::max<int>(bits >> 23 & 0xFF, 1) - 150);
+      all_negative_zero = false;
+    } else if (!term_negative) {
+      all_negative_zero = false;
+    }
+  }
+  if (min_quantum == std::numeric_limits<int>::max()) return all_negative_zero ? -0.0 : 0.0;
+  Wide positive, negative;
+  for (int i = 0; i < n; ++i) {
+    const uint32_t bits = std::bit_cast<uint32_t>(x[i]);
+    const uint32_t abs_bits = bits & 0x7FFFFFFFu;
+    if (abs_bits == 0) continue;
+    const int field = static_cast<int>(abs_bits >> 23);
+    const uint64_t significand = field ? ((abs_bits & 0x7FFFFFu) | 0x800000u) : abs_bits;
+    const int shift = std::max(field, 1) - 150 - min_quantum;
+    const bool term_negative = ((bits >> 31) != 0) != (sign[i] < 0);
+    add_shifted(term_negative ? negative : positive, significand, shift);
+  }
+  const bool result_negative = less(positive, negative);
+  const Wide magnitude = result_negative ? subtract(negative, positive) : subtract(positive, negative);
+  const int top = highest_bit(magnitude);
+  if (top < 0) return 0.0;  // exact cancellation of nonzero terms gives +0
+  double value;
+  if (top <= 52) {
+    value = std::ldexp(static_cast<double>(bits_at(magnitude, 0, top + 1)), min_quantum);
+  } else {
+    uint64_t significand = bits_at(magnitude, top - 52, 53);
+    if (any_below(magnitude, top - 52)) significand |= 1u;  // round to odd
+    value = std::ldexp(static_cast<double>(significand), min_quantum + top - 52);
+  }
+  return result_negative ? -value : value;
+}
+
+float to_bf16_value(double v) { return bf16_decode(bf16_encode_rne_from_double(v)); }
+
+// ---- fast fp64 butterfly ----
+
+// Largest exponent span (in binades, from fp32 exponent fields) for which every partial sum of
+// n = 2^log2n signed fp32 inputs is exact in fp64: span + 24 + log2n <= 53.
+int max_exact_span(int log2n) { return 29 - log2n; }
+
+// fp32 exponent fields (subnormals as 1) of a vector: max minus min over the nonzero entries;
+// false if any entry is NaN or Inf, or if all are zero (the sign of an all-zero sum follows the
+// reference's rule, which the butterfly's a - b does not).
+bool exponent_span(const float* x, int n, int& span) {
+  int lo = 255, hi = 1;
+  for (int i = 0; i < n; ++i) {
+    const uint32_t abs_bits = std::bit_cast<uint32_t>(x[i]) & 0x7FFFFFFFu;
+    const int field = static_cast<int>(abs_bits >> 23);
+    if (field == 255) return false;
+    if (abs_bits == 0) continue;
+    lo = std::min(lo, std::max(field, 1));
+    hi = std::max(hi, std::max(field, 1));
+  }
+  span = hi - lo;
+  return lo != 255;
+}
+
+// Generic n: fp64 butterfly when exact. Returns false to request the reference path.
+bool rht_vector_butterfly(const Rht& rht, const float* x, float* y, double* work) {
+  const int n = rht.size;
+  int span = 0;
+  if (!exponent_span(x, n, span) || span > max_exact_span(std::countr_zero(static_cast<unsigned>(n))))
+    return false;
+  for (int i = 0; i < n; ++i) work[i] = static_cast<double>(x[i]) * rht.signs[i];
+  for (int h = 1; h < n; h *= 2)
+    for (int i = 0; i < n; i += 2 * h)
+      for (int j = i; j < i + h; ++j) {
+        const double a = work[j], b = work[j + h];
+        work[j] = a + b;
+        work[j + h] = a - b;
+      }
+  // + 0.0: an exact zero sum of nonzero terms is +0, whatever signs the butterfly gave it.
+  for (int i = 0; i < n; ++i) y[i] = to_bf16_value((work[i] + 0.0) * rht.normalisation);
+  return true;
+}
+
+#ifdef __AVX2__
+// n = 16 with AVX2: same arithmetic as rht_vector_butterfly (exactness test, sign flip, four
+// butterfly stages, the power-of-two normalisation, bf16 RNE on the fp64 bits). Also defers to
+// the reference when an output lands in the bf16 subnormal range (the bit trick covers normals).
+bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y) {
+  const __m256i abs_mask = _mm256_set1_epi32(0x7FFFFFFF);
+  const __m256i one = _mm256_set1_epi32(1);
+  const __m256i x_lo = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x)), abs_mask);
+  const __m256i x_hi = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + 8)), abs_mask);
+  const __m256i f_lo = _mm256_max_epi32(_mm256_srli_epi32(x_lo, 23), one);
+  const __m256i f_hi = _mm256_max_epi32(_mm256_srli_epi32(x_hi, 23), one);
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i none = _mm256_set1_epi32(255);
+  __m256i hi = _mm256_max_epi32(f_lo, f_hi);
+  __m256i lo = _mm256_min_epi32(_mm256_blendv_epi8(f_lo, none, _mm256_cmpeq_epi32(x_lo, zero)),
+                                _mm256_blendv_epi8(f_hi, none, _mm256_cmpeq_epi32(x_hi, zero)));
+  hi = _mm256_max_epi32(hi, _mm256_permute2x128_si256(hi, hi, 1));
+  lo = _mm256_min_epi32(lo, _mm256_permute2x128_si256(lo, lo, 1));
+  hi = _mm256_max_epi32(hi, _mm256_shuffle_epi32(hi, 0x4E));
+  lo = _mm256_min_epi32(lo, _mm256_shuffle_epi32(lo, 0x4E));
+  hi = _mm256_max_epi32(hi, _mm256_shuffle_epi32(hi, 0xB1));
+  lo = _mm256_min_epi32(lo, _mm256_shuffle_epi32(lo, 0xB1));
+  const int field_hi = _mm256_cvtsi256_si32(hi), field_lo = _mm256_cvtsi256_si32(lo);
+  if (field_hi == 255 || field_lo == 255 || field_hi - field_lo > max_exact_span(4)) return false;
+
+  const __m256 a = _mm256_loadu_ps(x), b = _mm256_loadu_ps(x + 8);
+  __m256d d0 = _mm256_xor_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(a)), sign_bits[0]);
+  __m256d d1 = _mm256_xor_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)), sign_bits[1]);
+  __m256d d2 = _mm256_xor_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(b)), sign_bits[2]);
+  __m256d d3 = _mm256_xor_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(b, 1)), sign_bits[3]);
+  // h = 8 (registers 0,1 with 2,3) and h = 4 (register 0 with 1, 2 with 3).
+  __m256d t0 = _mm256_add_pd(d0, d2), t2 = _mm256_sub_pd(d0, d2);
+  __m256d t1 = _mm256_add_pd(d1, d3), t3 = _mm256_sub_pd(d1, d3);
+  d0 = _mm256_add_pd(t0, t1);
+  d1 = _mm256_sub_pd(t0, t1);
+  d2 = _mm256_add_pd(t2, t3);
+  d3 = _mm256_sub_pd(t2, t3);
+  // h = 2 (lanes 0,1 with 2,3) and h = 1 (lane 0 with 1, 2 with 3) inside each register.
+  auto stage2 = [](__m256d v) {
+    const __m256d swapped = _mm256_permute2f128_pd(v, v, 1);
+    return _mm256_blend_pd(_mm256_add_pd(v, swapped), _mm256_sub_pd(swapped, v), 0b1100);
+  };
+  auto stage1 = [](__m256d v) {
+    const __m256d swapped = _mm256_permute_pd(v, 0b0101);
+    return _mm256_blend_pd(_mm256_add_pd(v, swapped), _mm256_sub_pd(swapped, v), 0b1010);
+  };
+  // (sum + 0.0) * 1/4: exact zero sums become +0 (see rht_vector_butterfly).
+  const __m256d quarter = _mm256_set1_pd(0.25), plus_zero = _mm256_setzero_pd();
+  auto finish = [&](__m256d v) { return _mm256_mul_pd(_mm256_add_pd(stage1(stage2(v)), plus_zero), quarter); };
+  __m256d v[4] = {finish(d0), finish(d1), finish(d2), finish(d3)};
+  // bf16 RNE of the exact fp64 values: keep 7 of 52 fraction bits; subnormal bf16 -> reference.
+  const __m256d abs_pd = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFFll));
+  const __m256d min_normal = _mm256_set1_pd(0x1p-126);
+  const __m256i half_minus_one = _mm256_set1_epi64x((int64_t{1} << 44) - 1);
+  const __m256i one64 = _mm256_set1_epi64x(1);
+  const __m256i keep = _mm256_set1_epi64x(~((int64_t{1} << 45) - 1));
+  __m128 f[4];
+  for (int k = 0; k < 4; ++k) {
+    const __m256d magnitude = _mm256_and_pd(v[k], abs_pd);
+    const __m256d tiny = _mm256_and_pd(_mm256_cmp_pd(magnitude, min_normal, _CMP_LT_OQ),
+                                       _mm256_cmp_pd(magnitude, _mm256_setzero_pd(), _CMP_NEQ_OQ));
+    if (_mm256_movemask_pd(tiny)) return false;
+    __m256i bits = _mm256_castpd_si256(v[k]);
+    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi64(bits, 45), one64);
+    bits = _mm256_and_si256(_mm256_add_epi64(bits, _mm256_add_epi64(half_minus_one, lsb)), keep);
+    f[k] = _mm256_cvtpd_ps(_mm256_castsi256_pd(bits));  // exact; >= 2^128 -> Inf as bf16 does
+  }
+  _mm256_storeu_ps(y, _mm256_set_m128(f[1], f[0]));
+  _mm256_storeu_ps(y + 8, _mm256_set_m128(f[3], f[2]));
+  return true;
+}
+#endif
+
+}  // namespace
+
+Rht make_rht(int size, uint64_t sign_seed) {
+  Rht rht;
+  rht.size = size;
+  if (size == 16 && sign_seed == 0) {
+    rht.signs.resize(16);
+    for (int i = 0; i < 16; ++i) rht.signs[i] = (kTeRhtSignMask >> i) & 1u ? -1.0f : 1.0f;
+  } else {
+    rht.signs = philox_sign_vector(sign_seed, size);
+  }
+  const int log2n = std::countr_zero(static_cast<unsigned>(size));
+  rht.normalisation = log2n % 2 == 0 ? std::ldexp(1.0, -log2n / 2) : 1.0 / std::sqrt(static_cast<double>(size));
+  return rht;
+}
+
+std::vector<double> rht_matrix(const Rht& rht) {
+  const int n = rht.size;
+  std::vector<double> h(static_cast<size_t>(n) * n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const double hadamard = std::popcount(static_cast<unsigned>(i & j)) % 2 ? -1.0 : 1.0;
+      h[static_cast<size_t>(i) * n + j] = rht.normalisation * rht.signs[i] * hadamard;
+    }
+  return h;
+}
+
+void rht_vector_reference(const Rht& rht, const float* x, float* y) {
+  const int n = rht.size;
+  bool any_nan = false, any_inf = false;
+  for (int i = 0; i < n; ++i) {
+    any_nan |= std::isnan(x[i]);
+    any_inf |= std::isinf(x[i]);
+  }
+  std::vector<float> term_sign(static_cast<size_t>(n));
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < n; ++i)
+      term_sign[i] = std::popcount(static_cast<unsigned>(i & j)) % 2 ? -rht.signs[i] : rht.signs[i];
+    if (any_nan) {
+      y[j] = std::numeric_limits<float>::quiet_NaN();
+    } else if (any_inf) {
+      bool plus = false, minus = false;
+      for (int i = 0; i < n; ++i)
+        if (std::isinf(x[i])) ((x[i] > 0) == (term_sign[i] > 0) ? plus : minus) = true;
+      y[j] = plus && minus ? std::numeric_limits<float>::quiet_NaN()
+                           : (plus ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity());
+    } else {
+      y[j] = to_bf16_value(exact_signed_sum_round_to_odd(x, term_sign.data(), n) * rht.normalisation);
+    }
+  }
+}
+
+float rht_row(const Rht& rht, const float* in, float* out, int64_t cols) {
+  const int n = rht.size;
+  std::vector<double> work(static_cast<size_t>(n));
+  float local[256];
+  std::vector<float> big(n > 256 ? static_cast<size_t>(n) : 0);
+  float* scratch = n > 256 ? big.data() : local;  // each vector is copied first: out may alias in
+#ifdef __AVX2__
+  __m256d sign_bits[4];
+  if (n == 16)
+    for (int k = 0; k < 4; ++k)
+      sign_bits[k] = _mm256_castsi256_pd(_mm256_set_epi64x(
+          rht.signs[4 * k + 3] < 0 ? INT64_MIN : 0, rht.signs[4 * k + 2] < 0 ? INT64_MIN : 0,
+          rht.signs[4 * k + 1] < 0 ? INT64_MIN : 0, rht.signs[4 * k] < 0 ? INT64_MIN : 0));
+#endif
+  float amax = 0.0f;
+  for (int64_t c = 0; c < cols; c += n) {
+    std::copy(in + c, in + c + n, scratch);
+    float* y = out + c;
+    bool done = false;
+#ifdef __AVX2__
+    if (n == 16) done = rht16_avx2(sign_bits, scratch, y);
+#endif
+    if (!done) done = rht_vector_butterfly(rht, scratch, y, work.data());
+    if (!done) rht_vector_reference(rht, scratch, y);
+    for (int i = 0; i < n; ++i) amax = std::max(amax, std::fabs(y[i]));  // NaN ignored
+  }
+  return amax;
+}
+
+}  // namespace fp4lab

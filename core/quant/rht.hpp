@@ -1,0 +1,38 @@
+// The random Hadamard transform (spec §4): y = x · H on each contiguous n-vector of a row, with
+// H = (1/sqrt(n)) · diag(s) · H_n (Sylvester, H_n[i][j] = (-1)^popcount(i&j)), each output the
+// exact sum rounded once to bf16 (RNE). Reference (scalar, exact integer sum) and fast (fp64
+// butterflies when they are provably exact, AVX2 for n = 16) paths. Not the quantizer.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace fp4lab {
+
+// TE's fixed sign vector for n = 16 (bit i set => s_i = -1): + + + - + - - - - - - + - + - -.
+constexpr uint32_t kTeRhtSignMask = 0xD7E8u;
+
+struct Rht {
+  int size = 16;
+  std::vector<float> signs;  // s_i, +1 or -1
+  // 1/sqrt(n) in fp64: an exact power of two when n is a power of 4 (4, 16, 64, ...), so the bf16
+  // outputs are the exactly rounded sums; for other n it is RN(1/sqrt(n)) applied to the sum
+  // (rounded to odd at 53 bits) in fp64 before the bf16 rounding: deterministic, not exact.
+  double normalisation = 0.25;
+};
+
+// sign_seed 0: TE's 0xD7E8 mask for n = 16, and philox_sign_vector(0, n) for other n;
+// otherwise philox_sign_vector(sign_seed, n). n must be a power of two >= 2.
+Rht make_rht(int size, uint64_t sign_seed);
+
+// H as a row-major n x n fp64 matrix (y_j = sum_i x_i H[i][j]), for tests and inspection.
+std::vector<double> rht_matrix(const Rht& rht);
+
+// One n-vector by the definition: exact sum, NaN if any input is NaN or +Inf and -Inf meet,
+// +-Inf otherwise for infinite inputs, -0 only when every term is -0. NaN outputs are +qNaN.
+void rht_vector_reference(const Rht& rht, const float* x, float* y);
+
+// Every n-vector of one row of `cols` values (cols % n == 0); out may alias in. Bit-identical to
+// rht_vector_reference. Returns max |y| over the row (NaN ignored).
+float rht_row(const Rht& rht, const float* in, float* out, int64_t cols);
+
+}  // namespace fp4lab
