@@ -405,6 +405,13 @@ void validate_config(const Config& c, const std::function<SourceLoc(const std::s
   if (c.train.tokens < static_cast<int64_t>(c.train.batch_size) * m.seq_len)
     fail("train.tokens", "budget is smaller than one batch (batch_size * seq_len tokens)");
   if (c.train.diverge_factor <= 1) fail("train.diverge_factor", "must be > 1");
+  if (c.recipe.switch_tokens < 0) fail("recipe.switch_tokens", "must be >= 0");
+  // A recipe that asks for quantization must quantize at least one layer: never a silent fallback.
+  if (c.recipe.quantized.any_quantized() && !c.recipe.quantize_lm_head &&
+      c.recipe.keep_first + c.recipe.keep_last >= m.n_layers)
+    fail(where("recipe.keep_last").line > 0 ? "recipe.keep_last" : "recipe.keep_first",
+         "the recipe quantizes no layer: keep_first + keep_last covers all " + std::to_string(m.n_layers) +
+             " blocks and the LM head is not quantized");
 
   // Every operand of every linear shape must be quantizable as specified.
   const int64_t tokens_per_step = static_cast<int64_t>(c.train.batch_size) * m.seq_len;

@@ -166,7 +166,8 @@ bool rht_vector_butterfly(const Rht& rht, const float* x, float* y, double* work
 // n = 16 with AVX2: same arithmetic as rht_vector_butterfly (exactness test, sign flip, four
 // butterfly stages, the power-of-two normalisation, bf16 RNE on the fp64 bits). Also defers to
 // the reference when an output lands in the bf16 subnormal range (the bit trick covers normals).
-bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y) {
+// x and y may alias: every load happens before the first store. Folds max |y| into amax.
+bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y, __m256& amax) {
   const __m256i abs_mask = _mm256_set1_epi32(0x7FFFFFFF);
   const __m256i one = _mm256_set1_epi32(1);
   const __m256i x_lo = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x)), abs_mask);
@@ -229,8 +230,11 @@ bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y) {
     bits = _mm256_and_si256(_mm256_add_epi64(bits, _mm256_add_epi64(half_minus_one, lsb)), keep);
     f[k] = _mm256_cvtpd_ps(_mm256_castsi256_pd(bits));  // exact; >= 2^128 -> Inf as bf16 does
   }
-  _mm256_storeu_ps(y, _mm256_set_m128(f[1], f[0]));
-  _mm256_storeu_ps(y + 8, _mm256_set_m128(f[3], f[2]));
+  const __m256 y_lo = _mm256_set_m128(f[1], f[0]), y_hi = _mm256_set_m128(f[3], f[2]);
+  const __m256 abs_ps = _mm256_castsi256_ps(abs_mask);
+  amax = _mm256_max_ps(_mm256_max_ps(_mm256_and_ps(y_lo, abs_ps), _mm256_and_ps(y_hi, abs_ps)), amax);  // no NaN
+  _mm256_storeu_ps(y, y_lo);
+  _mm256_storeu_ps(y + 8, y_hi);
   return true;
 }
 #endif
@@ -289,30 +293,32 @@ void rht_vector_reference(const Rht& rht, const float* x, float* y) {
 
 float rht_row(const Rht& rht, const float* in, float* out, int64_t cols) {
   const int n = rht.size;
+  std::vector<float> scratch(static_cast<size_t>(n));  // each slow-path vector is copied: out may alias in
   std::vector<double> work(static_cast<size_t>(n));
-  float local[256];
-  std::vector<float> big(n > 256 ? static_cast<size_t>(n) : 0);
-  float* scratch = n > 256 ? big.data() : local;  // each vector is copied first: out may alias in
+  float amax = 0.0f;
+  auto slow_vector = [&](int64_t c) {
+    std::copy(in + c, in + c + n, scratch.begin());
+    float* y = out + c;
+    if (!rht_vector_butterfly(rht, scratch.data(), y, work.data())) rht_vector_reference(rht, scratch.data(), y);
+    for (int i = 0; i < n; ++i) amax = std::fabs(y[i]) > amax ? std::fabs(y[i]) : amax;  // NaN ignored
+  };
 #ifdef __AVX2__
-  __m256d sign_bits[4];
-  if (n == 16)
+  if (n == 16) {
+    __m256d sign_bits[4];
     for (int k = 0; k < 4; ++k)
       sign_bits[k] = _mm256_castsi256_pd(_mm256_set_epi64x(
           rht.signs[4 * k + 3] < 0 ? INT64_MIN : 0, rht.signs[4 * k + 2] < 0 ? INT64_MIN : 0,
           rht.signs[4 * k + 1] < 0 ? INT64_MIN : 0, rht.signs[4 * k] < 0 ? INT64_MIN : 0));
-#endif
-  float amax = 0.0f;
-  for (int64_t c = 0; c < cols; c += n) {
-    std::copy(in + c, in + c + n, scratch);
-    float* y = out + c;
-    bool done = false;
-#ifdef __AVX2__
-    if (n == 16) done = rht16_avx2(sign_bits, scratch, y);
-#endif
-    if (!done) done = rht_vector_butterfly(rht, scratch, y, work.data());
-    if (!done) rht_vector_reference(rht, scratch, y);
-    for (int i = 0; i < n; ++i) amax = std::max(amax, std::fabs(y[i]));  // NaN ignored
+    __m256 lanes = _mm256_setzero_ps();
+    for (int64_t c = 0; c < cols; c += 16)
+      if (!rht16_avx2(sign_bits, in + c, out + c, lanes)) slow_vector(c);
+    alignas(32) float lane_max[8];
+    _mm256_store_ps(lane_max, lanes);
+    for (float m : lane_max) amax = m > amax ? m : amax;
+    return amax;
   }
+#endif
+  for (int64_t c = 0; c < cols; c += n) slow_vector(c);
   return amax;
 }
 

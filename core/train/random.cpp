@@ -1,19 +1,24 @@
-// Philox4x32-10 (Random123) behind the trainer's counter-based random interface.
+// The trainer's counter-based streams, drawn from the quantizer's Philox4x32-10 stream
+// (core/quant/philox.*, the one file that includes Random123) under their own tensor ids.
 #include "core/train/random.hpp"
 
-#include <Random123/philox.h>
-
 #include <cmath>
+#include <cstring>
+
+#include "core/quant/philox.hpp"
 
 namespace fp4lab {
 
+// Tensor ids >= 2^63 are reserved for the trainer's streams; the model's SR ids stay below.
+constexpr uint64_t kTrainerStreamBase = 1ull << 63;
+
 uint64_t random_u64(uint64_t seed, RandomStream stream, uint64_t counter) {
-  r123::Philox4x32 rng;
-  r123::Philox4x32::key_type key = {{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)}};
-  r123::Philox4x32::ctr_type ctr = {{static_cast<uint32_t>(counter), static_cast<uint32_t>(counter >> 32),
-                                     static_cast<uint32_t>(stream), 0x66703461u /* "fp4a" */}};
-  const auto r = rng(ctr, key);
-  return (static_cast<uint64_t>(r[1]) << 32) | r[0];
+  const PhiloxStream philox(QuantRandom{seed, kTrainerStreamBase + static_cast<uint64_t>(stream), 0});
+  uint8_t bytes[16];
+  philox.group_bytes(counter, bytes);
+  uint64_t r;
+  std::memcpy(&r, bytes, sizeof r);
+  return r;
 }
 
 double random_uniform(uint64_t seed, RandomStream stream, uint64_t counter) {

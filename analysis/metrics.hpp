@@ -1,0 +1,195 @@
+// The numbers papers report, computed from a grid's run files: debiased-EMA smoothing,
+// tokens-to-target-loss (single- and multi-budget forms), converged-regime paired loss gaps,
+// final-loss gaps, gaps to the corpus entropy, and Student-t confidence intervals over seeds.
+// Definitions follow spec/published-results.md §10 and are restated in results/SCHEMA.md.
+// No file formats or plotting here (report.hpp, plot.hpp).
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analysis/runs.hpp"
+#include "core/train/run_file.hpp"
+
+namespace fp4lab::analysis {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// ---------------------------------------------------------------------------- building blocks
+
+// TensorBoard's debiased exponential moving average: m_i = w·m_{i-1} + (1-w)·y_i with m_0 = 0,
+// smoothed_i = m_i / (1 - w^k) with k the number of finite values so far. Non-finite values pass
+// through unchanged and do not update the average. w = 0 returns y.
+std::vector<double> ema_smooth(const std::vector<double>& y, double weight);
+
+// First point where `loss` <= target, interpolated linearly in log(tokens) between it and the
+// point before (tokens must be > 0; with a non-positive or missing previous point, that point's
+// tokens). Not reached: reached = false, tokens = the last finite point's tokens (the budget).
+struct Crossing {
+  bool reached = false;
+  double tokens = kNaN;  // crossing (reached) or budget, a lower bound (not reached)
+};
+Crossing first_crossing(const std::vector<double>& tokens, const std::vector<double>& loss, double target);
+
+// Multi-budget form (NVIDIA 2509.25149 Fig. 6b): final loss per total budget, piecewise-linear
+// in the budget; the first budget at which the curve comes down to `target`.
+enum class BudgetMatch { inside, above_all, below_all };  // above_all: never reaches (> max budget)
+struct BudgetCrossing {
+  BudgetMatch match = BudgetMatch::above_all;
+  double budget = kNaN;  // inside: interpolated; above_all: max budget; below_all: min budget
+};
+BudgetCrossing budget_to_match(const std::vector<double>& budgets, const std::vector<double>& final_loss,
+                               double target);  // budgets ascending
+
+// Mean, sample standard deviation and a two-sided Student-t confidence interval over seeds:
+// mean ± t_{(1+c)/2, n-1} · sd / sqrt(n). n = 1: no sd, no CI (has_ci = false).
+struct SeedStats {
+  int n = 0;
+  double mean = kNaN, sd = kNaN;
+  double t = kNaN;  // the t quantile used
+  double ci_low = kNaN, ci_high = kNaN;
+  bool has_ci = false;
+};
+SeedStats seed_stats(const std::vector<double>& xs, double confidence = 0.95);  // NaNs ignored
+double student_t_quantile(double p, double dof);  // Boost.Math
+
+// Which paired steps form the converged window.
+struct WindowRule {
+  double fraction = 0.25;  // the last `fraction` of the paired steps: steps > S - ceil(fraction·S)
+                           // with S the last step both runs have
+  bool by_tokens = false;  // else: paired steps whose tokens (cell's) lie in [tokens_min, tokens_max]
+  double tokens_min = 0, tokens_max = 0;
+};
+
+// Per-step paired difference d_k = L_cell(k) - L_ref(k) of the raw training loss over the steps
+// k both runs logged (same seed: same data order), within the window; mean, per-step sample
+// std, and NVIDIA's relative difference (L_ref - L_cell)/L_ref·100 averaged over the window.
+struct PairedGap {
+  int64_t n_steps = 0;
+  int64_t step_lo = 0, step_hi = 0;
+  double tokens_lo = kNaN, tokens_hi = kNaN;
+  double mean_gap = kNaN, sd_gap = kNaN, mean_rel_pct = kNaN;
+};
+PairedGap paired_window_gap(const std::vector<StepRecord>& cell, const std::vector<StepRecord>& ref,
+                            const WindowRule& rule);
+
+// ---------------------------------------------------------------------------- the report
+
+struct CellResult {
+  // Identity (from the manifest or the run file).
+  int index = -1;
+  std::string id, file;
+  int64_t seed = 0;
+  std::map<std::string, std::string> vary;
+  int group = -1;  // index into AnalysisReport::groups
+  bool is_baseline = false;
+  // State: pending (no run file) | running | done | diverged | failed | unreadable.
+  std::string state;
+  int64_t status_step = 0;
+  std::string message;
+  int64_t steps = 0;   // logged steps
+  int64_t last_step = 0;
+  double tokens = 0;   // tokens after the last logged step
+  double last_train_loss = kNaN, final_train_ema = kNaN, final_val_loss = kNaN;
+  double final_loss = kNaN;     // final val loss if the run has any, else final_train_ema
+  std::string final_loss_kind;  // "val" | "train_ema"
+  double entropy_rate = -1, entropy_gap = kNaN;  // final_loss - entropy_rate (entropy known)
+  bool included = false;  // counted in gap statistics (running or done, with steps)
+  int reference = -1;     // index into cells of the same-seed baseline run, -1 if none
+  // Tokens to target.
+  double target = kNaN;
+  Crossing crossing, ref_crossing;
+  double token_gap = kNaN;  // T_cell / T_ref - 1 (a lower bound when token_gap_censored)
+  bool token_gap_censored = false;
+  // Converged-regime paired gap and final-loss gap against the reference.
+  PairedGap converged;
+  double final_gap = kNaN, final_rel_pct = kNaN;
+  std::string final_gap_kind;  // "val" | "train_ema": both runs' final losses of this kind
+  std::string note;
+};
+
+struct SeriesBand {  // one quantity across the seeds of a config group, on their common steps
+  std::vector<int64_t> step;
+  std::vector<double> tokens, mean, min, max;
+};
+
+struct QuantSeries {  // one GEMM operand, averaged over tensors (and seeds) per telemetry step
+  GemmRole role = GemmRole::fprop;
+  Operand operand = Operand::a;
+  std::string label;  // "fprop x"
+  std::vector<int64_t> step;
+  std::vector<double> tokens, sqnr_db, frac_flushed, frac_saturated;
+};
+
+struct GroupResult {
+  int index = 0;
+  std::string label;  // "recipe=mxfp4, quant.block=32"
+  std::map<std::string, std::string> vary;  // config keys (no seed)
+  std::vector<int> cells;  // indices into AnalysisReport::cells
+  bool is_baseline = false;
+  int reference = -1;  // index into groups of the baseline group compared with
+  int n_cells = 0, n_included = 0;
+  SeedStats converged_gap, converged_rel_pct, converged_step_sd;
+  SeedStats final_gap, final_rel_pct, final_loss;
+  SeedStats token_gap;  // over seeds; with censoring, a lower bound and no CI
+  bool token_gap_censored = false;
+  int n_censored = 0;
+  SeedStats target;            // the per-seed targets
+  SeedStats tokens_to_target;  // over the seeds that reached their target
+  SeedStats entropy_gap;
+  int64_t window_step_lo = 0, window_step_hi = 0;
+  double window_tokens_lo = kNaN, window_tokens_hi = kNaN;
+  std::string note;
+  // Curves for the plots (not in the JSON): smoothed train loss, smoothed difference to the
+  // reference, validation loss, quantization statistics.
+  SeriesBand loss, diff, val;
+  std::vector<QuantSeries> quant;
+};
+
+// The multi-budget form: configs that differ only in the budget key form a family; each budget's
+// final loss (mean over seeds) against the reference family's final loss at its base budget.
+struct BudgetFamily {
+  std::string label;
+  std::map<std::string, std::string> vary;  // config keys without the budget key
+  bool is_baseline = false;
+  int reference = -1;  // index into AnalysisReport::budget_families
+  std::vector<double> budgets, final_loss;  // ascending budgets, seed-mean final loss
+  std::vector<int> n_seeds;
+  std::string final_loss_kind;  // "val" | "train_ema"
+  double base_budget = kNaN, reference_loss = kNaN;  // the reference family's
+  BudgetCrossing crossing;
+  double token_gap = kNaN;  // crossing.budget / base_budget - 1 (bound unless inside)
+  SeedStats token_gap_seeds;  // per-seed matches when every seed is inside
+  std::string note;
+};
+
+struct QuantSummary {  // per group and GEMM operand, at the last telemetry step
+  int group = -1;
+  std::string label;  // "fprop x"
+  int64_t step = 0;
+  double sqnr_db = kNaN, frac_flushed = kNaN, frac_saturated = kNaN;
+};
+
+struct AnalysisReport {
+  std::string dir;
+  ResolvedSettings settings;
+  bool manifest_found = false;
+  std::map<std::string, std::string> baseline;  // the manifest's baseline selector
+  std::vector<std::string> vary_keys;  // keys that vary across config groups (no seeds)
+  bool multi_budget = false;           // the budget key varies
+  std::vector<CellResult> cells;
+  std::vector<GroupResult> groups;
+  std::vector<BudgetFamily> budget_families;
+  std::vector<QuantSummary> quant_summary;
+  std::vector<std::string> notes;
+};
+
+// Analyzes loaded runs. `overrides` beat the manifest's analysis section, which beats defaults.
+// Never throws for a bad cell (it is listed with its state); throws ConfigError for bad settings.
+AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides = {});
+// load_grid(dir) + analyze.
+AnalysisReport analyze_dir(const std::string& dir, const AnalysisSettings& overrides = {});
+
+}  // namespace fp4lab::analysis

@@ -1,0 +1,39 @@
+// Serializing an AnalysisReport: JSON (analysis.json), Markdown (report.md, plots embedded by
+// relative links) and CSV (report.csv), and writing them atomically (temporary file + rename).
+// Field names are documented in results/SCHEMA.md. No metrics (metrics.hpp), no gnuplot
+// (plot.hpp).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "analysis/metrics.hpp"
+#include "analysis/plot.hpp"
+
+namespace fp4lab::analysis {
+
+constexpr int kAnalysisJsonVersion = 1;
+
+// The whole report except the curves; numbers at full precision, NaN as null.
+std::string to_json(const AnalysisReport& report);
+// Human-readable report. `images` are paths (PNG and/or SVG) embedded relative to `base_dir`
+// (the directory report.md will live in; "" = as given).
+std::string to_markdown(const AnalysisReport& report, const std::vector<std::string>& images = {},
+                        const std::string& base_dir = "");
+// One row per config group (level=group) and per cell (level=cell), full precision.
+std::string to_csv(const AnalysisReport& report);
+
+// Writes `content` to `path` via a temporary file in the same directory and a rename, so a
+// reader never sees a half-written file. Throws std::runtime_error.
+void write_file_atomic(const std::string& path, const std::string& content);
+
+struct ReportOptions {
+  bool plots = true;  // render plots into <out_dir>/plots (skipped with a note if no gnuplot)
+  PlotOptions plot;
+};
+
+// Writes report.md, report.csv and analysis.json (and plots) into `out_dir`; returns every
+// file written.
+std::vector<std::string> write_report(const AnalysisReport& report, const std::string& out_dir,
+                                      const ReportOptions& options = {});
+
+}  // namespace fp4lab::analysis

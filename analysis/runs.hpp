@@ -1,0 +1,141 @@
+// Loading a grid's output directory for analysis: the grid manifest (which cells exist, their
+// seeds and varying keys, the baseline, the analysis settings) and every run file. YAML is read
+// and written only through core/config's Value tree. No metrics here (see metrics.hpp).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/config/value.hpp"
+#include "core/train/run_file.hpp"
+
+namespace fp4lab::analysis {
+
+constexpr int64_t kManifestVersion = 1;
+constexpr const char* kManifestFile = "manifest.yaml";  // written by the grid engine
+constexpr const char* kGridFile = "grid.yaml";          // optional copy of the grid file
+
+// ---------------------------------------------------------------------------- settings
+
+// Which curve tokens-to-target crosses: the debiased-EMA-smoothed training loss, or the raw
+// validation loss (validation is already an average over a held-out set).
+enum class TargetCurve { train_ema, val };
+std::string to_string(TargetCurve);
+
+constexpr double kDefaultEma = 0.9;              // debiased EMA weight per logged step
+constexpr double kDefaultWindowFraction = 0.25;  // converged window: last 25% of steps
+constexpr double kDefaultConfidence = 0.95;      // two-sided Student-t CI over seeds
+constexpr const char* kDefaultTarget = "baseline_final";
+constexpr const char* kDefaultBudgetKey = "train.total_tokens";
+
+// Every field optional: an unset field falls back to the manifest's `analysis` section, then to
+// the defaults above (see resolve_settings). YAML keys (grid `analysis:` section / --set):
+//   target: baseline_final | baseline_final_val | <loss in nats>
+//   target_curve: train | val          (only for a numeric target; the rules imply their curve)
+//   ema: 0.9                           (0 <= ema < 1; 0 = no smoothing)
+//   window: 0.25                       (converged window = last fraction of the paired steps)
+//   window_tokens: [2.0e6, 4.0e6]      (or an explicit token range; overrides window)
+//   budget_key: train.total_tokens     (the key whose variation makes the multi-budget form)
+//   confidence: 0.95
+struct AnalysisSettings {
+  std::optional<std::string> target;
+  std::optional<TargetCurve> target_curve;
+  std::optional<double> ema;
+  std::optional<double> window_fraction;
+  std::optional<std::pair<double, double>> window_tokens;
+  std::optional<std::string> budget_key;
+  std::optional<double> confidence;
+};
+
+enum class TargetRule { baseline_final, baseline_final_val, fixed };
+
+struct ResolvedSettings {
+  TargetRule target_rule = TargetRule::baseline_final;
+  double target_value = 0;  // for TargetRule::fixed
+  TargetCurve target_curve = TargetCurve::train_ema;
+  double ema = kDefaultEma;
+  double window_fraction = kDefaultWindowFraction;
+  bool window_by_tokens = false;
+  double window_tokens_min = 0, window_tokens_max = 0;
+  std::string budget_key = kDefaultBudgetKey;
+  double confidence = kDefaultConfidence;
+  std::string target_text() const;  // "baseline_final", "baseline_final_val" or the number
+  std::string window_text() const;  // "last 25% of steps" / "tokens in [a, b]"
+};
+
+// Reads an `analysis:` section. Unknown keys, wrong types and out-of-range values are
+// ConfigErrors naming file:line and key.
+AnalysisSettings parse_analysis_settings(const Value& section);
+// Applies one "key=value" override (value in YAML syntax, e.g. "0.3" or "[1e6, 2e6]").
+void set_analysis_setting(AnalysisSettings& s, const std::string& key, const std::string& value);
+// Fields set in `overrides` replace those in `base`.
+AnalysisSettings merge(AnalysisSettings base, const AnalysisSettings& overrides);
+ResolvedSettings resolve_settings(const AnalysisSettings& manifest, const AnalysisSettings& overrides);
+Value to_value(const AnalysisSettings&);  // only the set fields
+
+// ---------------------------------------------------------------------------- manifest
+
+struct CellInfo {
+  int index = -1;
+  std::string id;    // cell id (short hash of the resolved config)
+  int64_t seed = 0;
+  std::map<std::string, std::string> vary;  // varying keys (dotted paths) -> value as text
+  std::string file;  // run file name relative to the directory; empty = id + ".h5"
+};
+
+struct GridManifest {
+  std::string grid;  // source grid file (informational)
+  std::vector<CellInfo> cells;
+  std::map<std::string, std::string> baseline;  // key -> value that the baseline cells have
+  AnalysisSettings settings;
+};
+
+// A seed key is "seed" or ends in ".seed"; config groups ignore seed keys.
+bool is_seed_key(const std::string& key);
+// The cell's varying keys minus the seed keys: cells with equal config keys form a config group.
+std::map<std::string, std::string> config_key(const CellInfo&);
+// "a=1, b=x" (or "(all cells)" when nothing varies).
+std::string config_label(const std::map<std::string, std::string>& keys);
+// Equal as text, or both numbers with the same value ("1e6" == "1000000").
+bool values_equal(const std::string& a, const std::string& b);
+
+GridManifest parse_grid_manifest(const Value& root);  // ConfigError on malformed content
+// The directory's manifest.yaml, else a grid.yaml holding `cells`; nullopt if neither. A
+// grid.yaml without cells still contributes `baseline` and `analysis` (cells then come from
+// the run files, see load_grid).
+std::optional<GridManifest> read_grid_manifest(const std::string& dir);
+// Writes dir/manifest.yaml atomically (temporary file + rename). Throws std::runtime_error.
+void write_grid_manifest(const std::string& dir, const GridManifest&);
+std::string manifest_to_yaml(const GridManifest&);
+
+// ---------------------------------------------------------------------------- run files
+
+struct CellRun {
+  CellInfo info;
+  std::string path;           // run file path ("" if none)
+  std::optional<RunData> run;  // absent: pending (no file yet) or unreadable (error set)
+  std::string error;          // read error, if any
+};
+
+struct GridRuns {
+  std::string dir;
+  GridManifest manifest;
+  bool manifest_found = false;       // false: cells derived from the run files' configs
+  std::vector<CellRun> cells;        // manifest order (or file-name order when derived)
+  std::vector<std::string> notes;    // things the analysis should tell the reader
+};
+
+// Every "*.h5" in `dir` that is not a checkpoint ("*.ckpt.h5") or a temporary file, sorted.
+std::vector<std::string> list_run_files(const std::string& dir);
+
+// Loads a grid directory. With a manifest, cells are the manifest's; run files named by no
+// cell are noted and ignored. Without one, every run file is a cell: its varying keys are the
+// config keys (flattened resolved-config YAML) whose values differ between run files, its seed
+// the value of a seed key. Unreadable files become cells with `error` set; never throws for
+// one bad file. Throws std::runtime_error if `dir` is not a directory.
+GridRuns load_grid(const std::string& dir, bool with_telemetry = true);
+
+}  // namespace fp4lab::analysis
