@@ -1,0 +1,230 @@
+// fp4lab plan / run / status / slurm: the grid commands. Parsing, expansion and validation are in
+// experiments/grid/grid.hpp, running in runner.hpp; this file only maps options to them and prints.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <regex>
+#include <sstream>
+
+#include "experiments/cli/commands.hpp"
+#include "experiments/grid/grid.hpp"
+#include "experiments/grid/runner.hpp"
+
+namespace fp4lab::cli {
+
+namespace fs = std::filesystem;
+using grid::Grid;
+
+namespace {
+
+// Left-aligned text columns.
+class Table {
+ public:
+  explicit Table(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
+  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  void print(std::ostream& out) const {
+    std::vector<size_t> width;
+    for (const auto& r : rows_)
+      for (size_t i = 0; i < r.size(); ++i) {
+        if (width.size() <= i) width.push_back(0);
+        width[i] = std::max(width[i], r[i].size());
+      }
+    for (const auto& r : rows_) {
+      std::string line;
+      for (size_t i = 0; i < r.size(); ++i)
+        line += (i ? "  " : "") + r[i] + (i + 1 < r.size() ? std::string(width[i] - r[i].size(), ' ') : "");
+      out << line << "\n";
+    }
+  }
+
+ private:
+  std::vector<std::vector<std::string>> rows_;
+};
+
+std::string default_out_dir(const Grid& g) { return (fs::path("results") / g.name).string(); }
+
+std::string baseline_column(const Grid& g, const grid::Cell& c) {
+  if (g.baseline.empty()) return "";
+  if (c.baseline == c.index) return "base";
+  return c.baseline < 0 ? "-" : std::to_string(c.baseline);
+}
+
+std::string analysis_text(const Grid& g) {
+  const auto& a = g.analysis;
+  std::ostringstream s;
+  s << "analysis: target " << (a.target.empty() ? "none" : a.target) << ", window ";
+  if (a.window_start_tokens >= 0) s << "tokens [" << a.window_start_tokens << ", " << a.window_end_tokens << ")";
+  else s << "last " << a.window_fraction * 100 << "% of the run";
+  s << ", ema " << a.ema;
+  return s.str();
+}
+
+void print_plan(const Grid& g) {
+  std::cout << "grid " << g.name << " (" << g.path << "): " << g.cells.size() << (g.cells.size() == 1 ? " cell" : " cells");
+  if (!g.baseline.empty()) {
+    std::cout << "; baseline";
+    for (const auto& [k, v] : g.baseline) std::cout << " " << k << "=" << v;
+  }
+  std::cout << "\n" << analysis_text(g) << "\n";
+  std::vector<std::string> header = {"cell", "id"};
+  for (const auto& a : g.axes) header.push_back(a.name);
+  if (!g.baseline.empty()) header.push_back("vs");
+  Table t(header);
+  for (const auto& c : g.cells) {
+    std::vector<std::string> row = {std::to_string(c.index), c.id};
+    for (const auto& [k, v] : c.vary) row.push_back(v);
+    if (!g.baseline.empty()) row.push_back(baseline_column(g, c));
+    t.add(row);
+  }
+  t.print(std::cout);
+  std::cout << g.cells.size() << (g.cells.size() == 1 ? " cell\n" : " cells\n");
+}
+
+std::string format_loss(double x) {
+  if (!std::isfinite(x)) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4f", x);
+  return buf;
+}
+
+void print_status(const std::string& dir) {
+  const std::string file = grid::grid_file_path(dir);
+  if (!fs::exists(file))
+    throw ConfigError(SourceLoc{dir, 0, 0}, "DIR", "not a grid output folder (no grid.yaml; `fp4lab run` writes one)");
+  const Grid g = grid::load_grid(file);
+  std::vector<std::string> header = {"cell", "id", "state", "step", "tokens", "loss"};
+  for (const auto& a : g.axes) header.push_back(a.name);
+  Table t(header);
+  int counts[6] = {};
+  std::vector<std::string> notes;
+  for (const auto& c : g.cells) {
+    const grid::CellStatus st = grid::cell_status(dir, c.id);
+    ++counts[static_cast<int>(st.state)];
+    const bool started = st.state != grid::CellState::pending;
+    std::vector<std::string> row = {std::to_string(c.index), c.id, to_string(st.state),
+                                    started ? std::to_string(st.step) : "-", started ? std::to_string(st.tokens) : "-",
+                                    format_loss(st.last_loss)};
+    for (const auto& [k, v] : c.vary) row.push_back(v);
+    t.add(row);
+    if ((st.state == grid::CellState::failed || st.state == grid::CellState::diverged) && !st.message.empty())
+      notes.push_back("cell " + std::to_string(c.index) + ": " + st.message);
+  }
+  std::cout << "grid " << g.name << " (" << dir << "): " << g.cells.size() << " cells";
+  for (auto s : {grid::CellState::done, grid::CellState::running, grid::CellState::interrupted, grid::CellState::failed,
+                 grid::CellState::diverged, grid::CellState::pending})
+    if (counts[static_cast<int>(s)]) std::cout << ", " << counts[static_cast<int>(s)] << " " << to_string(s);
+  std::cout << "\n";
+  t.print(std::cout);
+  for (const auto& n : notes) std::cout << n << "\n";
+}
+
+// A path for a shell script: absolute and single-quoted.
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+void write_slurm_script(const Grid& g, const std::string& out_dir, int threads, const std::string& time,
+                        const std::string& partition) {
+  const std::string dir = fs::absolute(out_dir).lexically_normal().string();
+  const std::string exe = fs::read_symlink("/proc/self/exe").string();
+  const std::string script = (fs::path(dir) / "slurm.sbatch").string();
+  std::ostringstream s;
+  s << "#!/bin/bash\n"
+    << "# Slurm job array for grid '" << g.name << "': task i runs cell i of " << dir << "/grid.yaml.\n"
+    << "# Written by `fp4lab slurm`; submit with: sbatch " << shell_quote(script) << "\n"
+    << "#SBATCH --job-name=fp4lab-" << g.name << "\n"
+    << "#SBATCH --array=0-" << g.cells.size() - 1 << "\n"
+    << "#SBATCH --ntasks=1\n"
+    << "#SBATCH --cpus-per-task=" << threads << "\n"
+    << "#SBATCH --time=" << time << "\n";
+  if (!partition.empty()) s << "#SBATCH --partition=" << partition << "\n";
+  s << "#SBATCH --output=" << dir << "/slurm-%A_%a.out\n"
+    << "set -euo pipefail\n"
+    << "export OMP_NUM_THREADS=" << threads << "\n"
+    << "exec " << shell_quote(exe) << " run " << shell_quote(dir + "/grid.yaml") << " --cell \"$SLURM_ARRAY_TASK_ID\" --out "
+    << shell_quote(dir) << " --threads " << threads << "\n";
+  grid::check_output_dir(g, out_dir);
+  grid::write_output_dir(g, out_dir);
+  std::ofstream(script) << s.str();
+  fs::permissions(script, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
+  std::cout << "wrote " << script << " (" << g.cells.size() << " array tasks, " << threads << " threads each)\n"
+            << "submit with: sbatch " << shell_quote(script) << "\n";
+}
+
+struct GridOptions {
+  std::string grid, out, time = "04:00:00", partition;
+  std::vector<std::string> sets;
+  int jobs = 1, threads = 0, cell = -1;
+  bool retry_failed = false;
+};
+
+void add_set_option(CLI::App* cmd, GridOptions& o) {
+  cmd->add_option("--set", o.sets, "override a config key after the grid's axes: key=value (repeatable)")
+      ->allow_extra_args(false);
+}
+
+}  // namespace
+
+void add_grid_commands(CLI::App& app) {
+  auto o = std::make_shared<GridOptions>();
+
+  CLI::App* plan = app.add_subcommand("plan", "Print a grid's cells (index, id, the values that vary) without running");
+  plan->add_option("grid", o->grid, "grid file (YAML)")->required();
+  add_set_option(plan, *o);
+  plan->callback([o] { print_plan(grid::load_grid(o->grid, o->sets)); });
+
+  CLI::App* run = app.add_subcommand(
+      "run", "Run a grid's cells (finished cells are skipped, interrupted ones resume); under mpirun the ranks share it");
+  run->add_option("grid", o->grid, "grid file (YAML)")->required();
+  run->add_option("--jobs,-j", o->jobs, "cells run at the same time (per MPI rank under mpirun)")
+      ->check(CLI::PositiveNumber);
+  run->add_option("--threads,-t", o->threads, "OpenMP threads per cell (default: cores / jobs)")
+      ->check(CLI::NonNegativeNumber);
+  run->add_option("--out,-o", o->out, "output folder (default: results/<grid name>)");
+  run->add_option("--cell", o->cell, "run only this cell (e.g. $SLURM_ARRAY_TASK_ID)")->check(CLI::NonNegativeNumber);
+  run->add_flag("--retry-failed", o->retry_failed, "rerun failed and diverged cells from scratch");
+  add_set_option(run, *o);
+  run->callback([o] {
+    const Grid g = grid::load_grid(o->grid, o->sets);
+    if (o->cell >= static_cast<int>(g.cells.size()))
+      throw ConfigError(SourceLoc{o->grid, 0, 0}, "--cell",
+                        std::to_string(o->cell) + " is out of range: the grid has " + std::to_string(g.cells.size()) +
+                            " cells (0-" + std::to_string(g.cells.size() - 1) + ")");
+    grid::RunSettings s;
+    s.out_dir = o->out.empty() ? default_out_dir(g) : o->out;
+    s.jobs = o->jobs;
+    s.threads = o->threads;
+    s.only_cell = o->cell;
+    s.retry_failed = o->retry_failed;
+    if (const int code = grid::run_grid(g, s); code != kExitOk) throw Exit{code, ""};
+  });
+
+  CLI::App* status = app.add_subcommand("status", "One line per cell of a grid output folder: state, step, tokens, loss");
+  status->add_option("dir", o->out, "grid output folder (holds grid.yaml)")->required();
+  status->callback([o] { print_status(o->out); });
+
+  CLI::App* slurm = app.add_subcommand("slurm", "Write a Slurm job-array script running one cell per array task");
+  slurm->add_option("grid", o->grid, "grid file (YAML)")->required();
+  slurm->add_option("--out,-o", o->out, "output folder (default: results/<grid name>)");
+  slurm->add_option("--threads,-t", o->threads, "CPUs and OpenMP threads per task (default 4)")->check(CLI::PositiveNumber);
+  slurm->add_option("--time", o->time, "time limit per task, [D-]HH:MM:SS (default 04:00:00)");
+  slurm->add_option("--partition,-p", o->partition, "Slurm partition");
+  add_set_option(slurm, *o);
+  slurm->callback([o] {
+    const Grid g = grid::load_grid(o->grid, o->sets);
+    if (!std::regex_match(o->time, std::regex(R"((\d+-)?\d{1,3}:\d{2}:\d{2})")))
+      throw ConfigError(SourceLoc{"--time " + o->time, 0, 0}, "--time", "expected [D-]HH:MM:SS");
+    write_slurm_script(g, o->out.empty() ? default_out_dir(g) : o->out, o->threads > 0 ? o->threads : 4, o->time,
+                       o->partition);
+  });
+}
+
+}  // namespace fp4lab::cli

@@ -1,0 +1,600 @@
+// Grid files: parse, expand (product, zip, exclude, seeds), build and validate every cell.
+// Precedence of a cell's keys: base < overrides < axes (in file order) < set: < --set.
+// Nothing here touches the output directory or runs anything.
+#include "experiments/grid/grid.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <set>
+
+namespace fp4lab::grid {
+
+namespace {
+
+[[noreturn]] void fail(const SourceLoc& loc, const std::string& key, const std::string& message) {
+  throw ConfigError(loc, key, message);
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string closest(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_d = SIZE_MAX;
+  for (const auto& c : candidates)
+    if (size_t d = edit_distance(word, c); d < best_d) best_d = d, best = c;
+  return best;
+}
+
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+  const std::string c = closest(word, candidates);
+  return c.empty() ? "" : " (did you mean '" + c + "'?)";
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string s;
+  for (const auto& i : items) s += (s.empty() ? "" : ", ") + i;
+  return s;
+}
+
+// Every path a config map may name: the declared fields and each of their parent maps.
+const std::vector<std::string>& config_paths() {
+  static const std::vector<std::string> paths = [] {
+    std::set<std::string> s;
+    for (const auto& f : config_fields()) {
+      s.insert(f.path);
+      for (size_t dot = f.path.find('.'); dot != std::string::npos; dot = f.path.find('.', dot + 1))
+        s.insert(f.path.substr(0, dot));
+    }
+    return std::vector<std::string>(s.begin(), s.end());
+  }();
+  return paths;
+}
+
+bool is_config_path(const std::string& path) {
+  return std::binary_search(config_paths().begin(), config_paths().end(), path);
+}
+
+std::string unknown_config_key(const std::string& path) {
+  return "unknown config key" + did_you_mean(path, config_paths());
+}
+
+// Checks the entries a builder collected from index `from` on: every key declared, every value of
+// the field's type. (Cross-field checks wait for the cell's full Config.)
+void check_entries(const ConfigBuilder& b, size_t from) {
+  Config scratch;
+  for (size_t i = from; i < b.entries().size(); ++i) {
+    const ConfigEntry& e = b.entries()[i];
+    const ConfigField* f = find_config_field(e.path);
+    if (!f) fail(e.value.loc(), e.path, unknown_config_key(e.path));
+    f->set(scratch, e.value);
+  }
+}
+
+std::string flow_text(const Value& v) {
+  switch (v.kind()) {
+    case Value::Kind::null: return "null";
+    case Value::Kind::scalar: return v.text();
+    case Value::Kind::list: {
+      std::string s;
+      for (const auto& item : v.items()) s += (s.empty() ? "" : ", ") + flow_text(item);
+      return "[" + s + "]";
+    }
+    case Value::Kind::map: {
+      std::string s;
+      for (const auto& e : v.entries()) s += (s.empty() ? "" : ", ") + e.key + ": " + flow_text(e.value);
+      return "{" + s + "}";
+    }
+  }
+  return "";
+}
+
+bool as_number(const Value& v, double& out) {
+  if (!v.is_scalar() || v.quoted() || v.text().empty()) return false;
+  char* end = nullptr;
+  out = std::strtod(v.text().c_str(), &end);
+  return *end == '\0';
+}
+
+// Two axis values are the same if their text is, or both are the same number (1e-3 == 0.001).
+bool same_value(const Value& a, const Value& b) {
+  double x, y;
+  if (a.is_scalar() && b.is_scalar() && as_number(a, x) && as_number(b, y)) return x == y;
+  return flow_text(a) == flow_text(b);
+}
+
+const std::vector<std::string> kGridKeys = {"name",    "base",     "config",   "overrides", "axes", "zip",
+                                            "exclude", "seeds",    "baseline", "analysis",  "set"};
+const std::vector<std::string> kAnalysisKeys = {"target", "window", "ema"};
+
+std::vector<std::string> axis_names(const std::vector<Axis>& axes) {
+  std::vector<std::string> names;
+  for (const auto& a : axes) names.push_back(a.name);
+  return names;
+}
+
+std::vector<std::string> value_labels(const Axis& a) {
+  std::vector<std::string> labels;
+  for (const auto& v : a.values) labels.push_back(a.kind == Axis::Kind::variants ? v.label : flow_text(v.value));
+  return labels;
+}
+
+// The index of the value of axis `a` that `given` names, or -1.
+int find_value(const Axis& a, const Value& given) {
+  for (size_t i = 0; i < a.values.size(); ++i) {
+    const bool match = a.kind == Axis::Kind::variants ? given.is_scalar() && given.text() == a.values[i].label
+                                                      : same_value(a.values[i].value, given);
+    if (match) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// Where the settings of a variant axis apply: under the axis name if that is a config path.
+std::string variant_prefix(const Axis& a) { return is_config_path(a.name) ? a.name : ""; }
+
+// Applies one axis value to a builder.
+void apply(ConfigBuilder& b, const Axis& a, const AxisValue& v) {
+  switch (a.kind) {
+    case Axis::Kind::key: b.add(a.name, v.value); break;
+    case Axis::Kind::seed: b.add("train.seed", v.value); break;
+    case Axis::Kind::variants: b.add_tree(v.value, variant_prefix(a)); break;
+  }
+}
+
+Axis parse_key_axis(const std::string& name, const SourceLoc& key_loc, const Value& list) {
+  if (name == "train.seed" || name == "seed" || name == "seeds")
+    fail(key_loc, name, "the seed axis is the top-level `seeds: [0, 1, ...]` list, not an axis");
+  if (!is_config_path(name) && !is_preset_group(name)) fail(key_loc, name, unknown_config_key(name));
+  if (list.items().empty()) fail(list.loc(), name, "axis has no values");
+  Axis axis{name, Axis::Kind::key, {}, key_loc};
+  for (const auto& item : list.items()) {
+    if (!item.is_scalar() && !item.is_map())
+      fail(item.loc(), name, "an axis value must be a scalar or a map, got " + flow_text(item));
+    ConfigBuilder probe;
+    probe.add(name, item);
+    check_entries(probe, 0);
+    for (const auto& prev : axis.values)
+      if (same_value(prev.value, item))
+        fail(item.loc(), name, "value '" + flow_text(item) + "' is listed twice (also at " + prev.loc.str() + ")");
+    axis.values.push_back({flow_text(item), item, item.loc()});
+  }
+  return axis;
+}
+
+Axis parse_variant_axis(const std::string& name, const SourceLoc& key_loc, const Value& map) {
+  if (map.entries().empty()) fail(map.loc(), name, "axis has no values");
+  Axis axis{name, Axis::Kind::variants, {}, key_loc};
+  const std::string prefix = variant_prefix(axis);
+  for (const auto& e : map.entries()) {
+    Value settings = e.value.is_null() ? Value::map(e.value.loc()) : e.value;
+    if (!settings.is_map())
+      fail(e.value.loc(), name + "." + e.key,
+           "a named variant is a map of settings (`" + e.key + ": {key: value}`); for a list of values "
+           "write the axis as a dotted key, e.g. `" + (name + "." + e.key) + ": [...]`");
+    ConfigBuilder probe;
+    probe.add_tree(settings, prefix);
+    check_entries(probe, 0);
+    axis.values.push_back({e.key, settings, e.key_loc});
+  }
+  return axis;
+}
+
+Axis parse_seeds(const Value& v, const SourceLoc& key_loc) {
+  if (!v.is_list()) fail(v.loc(), "seeds", "expected a list of seeds, e.g. [0, 1, 2]");
+  if (v.items().empty()) fail(v.loc(), "seeds", "seed list is empty");
+  Axis axis{"seed", Axis::Kind::seed, {}, key_loc};
+  for (const auto& item : v.items()) {
+    const long long s = item.as_int("seeds");
+    if (s < 0) fail(item.loc(), "seeds", "a seed must be >= 0");
+    const Value canonical = Value::scalar(std::to_string(s), item.loc());
+    for (const auto& prev : axis.values)
+      if (prev.label == canonical.text())
+        fail(item.loc(), "seeds", "seed " + canonical.text() + " is listed twice");
+    axis.values.push_back({canonical.text(), canonical, item.loc()});
+  }
+  return axis;
+}
+
+// zip: a list of groups (lists of axis names), or one group written as a flat list.
+std::vector<std::vector<int>> parse_zip(const Value& v, const std::vector<Axis>& axes,
+                                        const std::function<int(const std::string&)>& index_of) {
+  if (!v.is_list()) fail(v.loc(), "zip", "expected a list of axis groups, e.g. [[optim.lr, optim.warmup_tokens]]");
+  std::vector<Value> groups;
+  const bool flat = !v.items().empty() && std::all_of(v.items().begin(), v.items().end(),
+                                                      [](const Value& i) { return i.is_scalar(); });
+  if (flat) groups.push_back(v);
+  else groups = v.items();
+  std::vector<std::vector<int>> out;
+  std::set<int> used;
+  for (const auto& g : groups) {
+    if (!g.is_list()) fail(g.loc(), "zip", "each zip group is a list of axis names, e.g. [a, b]");
+    if (g.items().size() < 2) fail(g.loc(), "zip", "a zip group links two or more axes");
+    std::vector<int> group;
+    for (const auto& n : g.items()) {
+      const std::string name = n.is_scalar() ? n.text() : flow_text(n);
+      const int a = index_of(name);
+      if (a < 0 || axes[a].kind == Axis::Kind::seed)
+        fail(n.loc(), "zip", "names unknown axis '" + name + "'" + did_you_mean(name, axis_names(axes)));
+      if (!used.insert(a).second) fail(n.loc(), "zip", "axis '" + name + "' is in more than one zip group");
+      if (!group.empty() && axes[a].values.size() != axes[group[0]].values.size())
+        fail(n.loc(), "zip",
+             "zipped axes must have equal lengths: '" + axes[group[0]].name + "' has " +
+                 std::to_string(axes[group[0]].values.size()) + " values, '" + name + "' has " +
+                 std::to_string(axes[a].values.size()));
+      group.push_back(a);
+    }
+    out.push_back(group);
+  }
+  return out;
+}
+
+// A condition on cells: per axis, the value indices that match (exclude entries, baseline).
+using Match = std::vector<std::pair<int, std::set<int>>>;
+
+Match parse_match(const Value& m, const std::string& what, const std::vector<Axis>& axes,
+                  const std::function<int(const std::string&)>& index_of, bool allow_lists, bool allow_seed) {
+  if (!m.is_map() || m.entries().empty())
+    fail(m.loc(), what, "expected a map of axis: value, e.g. {recipe: bf16}");
+  Match match;
+  for (const auto& e : m.entries()) {
+    const int a = index_of(e.key);
+    if (a < 0) fail(e.key_loc, what, "names unknown axis '" + e.key + "'" + did_you_mean(e.key, axis_names(axes)));
+    if (!allow_seed && axes[a].kind == Axis::Kind::seed)
+      fail(e.key_loc, what, "the baseline is chosen per seed; do not name the seed");
+    std::vector<Value> wanted;
+    if (e.value.is_list() && allow_lists) wanted = e.value.items();
+    else wanted.push_back(e.value);
+    std::set<int> values;
+    for (const auto& w : wanted) {
+      const int i = find_value(axes[a], w);
+      if (i < 0)
+        fail(w.loc(), what, "axis '" + e.key + "' has no value '" + flow_text(w) + "' (values: " +
+                                join(value_labels(axes[a])) + ")");
+      values.insert(i);
+    }
+    match.push_back({a, values});
+  }
+  return match;
+}
+
+bool matches(const Match& m, const std::vector<int>& value) {
+  for (const auto& [a, vals] : m)
+    if (!vals.count(value[a])) return false;
+  return true;
+}
+
+AnalysisSettings parse_analysis(const Value& v, bool has_baseline) {
+  AnalysisSettings s;
+  if (!v.is_map()) fail(v.loc(), "analysis", "expected a map with target, window, ema");
+  for (const auto& e : v.entries()) {
+    const std::string key = "analysis." + e.key;
+    if (e.key == "target") {
+      double x;
+      if (as_number(e.value, x)) {
+        if (!(x > 0) || !std::isfinite(x)) fail(e.value.loc(), key, "a target loss must be a positive number");
+        s.target = e.value.text();
+        s.target_loss = x;
+      } else if (e.value.is_scalar() && e.value.text() == "baseline_final") {
+        if (!has_baseline) fail(e.value.loc(), key, "target baseline_final needs a `baseline:`");
+        s.target = "baseline_final";
+      } else {
+        fail(e.value.loc(), key, "expected baseline_final or a loss value, got '" + flow_text(e.value) + "'");
+      }
+    } else if (e.key == "window") {
+      if (e.value.is_list()) {
+        if (e.value.items().size() != 2) fail(e.value.loc(), key, "a token window is [start, end]");
+        s.window_start_tokens = e.value.items()[0].as_int(key);
+        s.window_end_tokens = e.value.items()[1].as_int(key);
+        if (s.window_start_tokens < 0 || s.window_end_tokens <= s.window_start_tokens)
+          fail(e.value.loc(), key, "a token window [start, end] needs 0 <= start < end");
+      } else {
+        s.window_fraction = e.value.as_double(key);
+        if (!(s.window_fraction > 0 && s.window_fraction <= 1))
+          fail(e.value.loc(), key, "a window fraction must be in (0, 1]");
+      }
+    } else if (e.key == "ema") {
+      s.ema = e.value.as_double(key);
+      if (!(s.ema >= 0 && s.ema < 1)) fail(e.value.loc(), key, "ema must be in [0, 1)");
+    } else {
+      fail(e.key_loc, key, "unknown analysis key" + did_you_mean(e.key, kAnalysisKeys));
+    }
+  }
+  if (s.target == "baseline_final" && !has_baseline && !v.find("target"))
+    s.target = "";  // no baseline: nothing to compare with by default
+  return s;
+}
+
+// The text of a ConfigError without its "file:line: key 'k': " prefix.
+std::string bare_message(const ConfigError& e) {
+  std::string prefix = e.loc.str() + ": ";
+  if (!e.key.empty()) prefix += "key '" + e.key + "': ";
+  const std::string w = e.what();
+  return w.rfind(prefix, 0) == 0 ? w.substr(prefix.size()) : w;
+}
+
+// The base config as one nested map of the keys it changes from the defaults (presets already
+// expanded), so that the resolved grid no longer depends on the base file.
+Value base_as_map(const ConfigBuilder& base) {
+  const Config defaults;
+  std::vector<const ConfigField*> order;
+  std::map<const ConfigField*, std::string> text;  // the last value each field is given
+  for (const auto& e : base.entries()) {
+    const ConfigField* f = find_config_field(e.path);
+    Config probe;
+    f->set(probe, e.value);
+    if (!text.count(f)) order.push_back(f);
+    text[f] = f->get(probe);
+  }
+  Value root = Value::map();
+  for (const ConfigField* f : order) {
+    if (text[f] == f->get(defaults)) continue;
+    Value* node = &root;
+    size_t start = 0;
+    for (size_t dot; (dot = f->path.find('.', start)) != std::string::npos; start = dot + 1) {
+      const std::string part = f->path.substr(start, dot - start);
+      if (!node->find(part)) node->set(part, Value::map());
+      node = const_cast<Value*>(node->find(part));
+    }
+    node->set(f->path.substr(start), Value::scalar(text[f]));
+  }
+  return root;
+}
+
+}  // namespace
+
+const std::vector<std::string>& grid_keys() { return kGridKeys; }
+const std::vector<std::string>& analysis_keys() { return kAnalysisKeys; }
+
+int Grid::axis_index(const std::string& name) const {
+  for (size_t i = 0; i < axes.size(); ++i)
+    if (axes[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+std::string Grid::describe(const Cell& c) const {
+  std::string s;
+  for (const auto& [k, v] : c.vary) s += (s.empty() ? "" : " ") + k + "=" + v;
+  return s.empty() ? "(single cell)" : s;
+}
+
+Grid load_grid(const std::string& path, const std::vector<std::string>& sets) {
+  return parse_grid(parse_yaml_file(path), path, sets);
+}
+
+Grid parse_grid(const Value& root, const std::string& path, const std::vector<std::string>& sets) {
+  if (root.is_null()) fail(SourceLoc{path, 0, 0}, "", "empty grid file");
+  if (!root.is_map()) fail(root.loc(), "", "a grid file is a map with keys " + join(kGridKeys));
+  for (const auto& e : root.entries())
+    if (std::find(kGridKeys.begin(), kGridKeys.end(), e.key) == kGridKeys.end()) {
+      std::string hint = did_you_mean(e.key, kGridKeys);
+      if (is_config_path(e.key) || is_preset_group(e.key))
+        hint = " (config keys go under `overrides:`, or make it an axis under `axes:`)";
+      fail(e.key_loc, e.key, "unknown grid key" + hint);
+    }
+  Grid g;
+  g.path = path;
+
+  // name
+  g.name = std::filesystem::path(path).stem().string();
+  if (const Value* n = root.find("name")) {
+    if (!n->is_scalar() || n->text().empty()) fail(n->loc(), "name", "expected a name");
+    g.name = n->text();
+    const bool safe = g.name != "." && g.name != ".." &&
+                      std::all_of(g.name.begin(), g.name.end(), [](char c) {
+                        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+                      });
+    if (!safe) fail(n->loc(), "name", "use letters, digits, '_', '-' and '.' only (it names the output folder)");
+  }
+
+  // base config: a file or an inline map
+  ConfigBuilder base;
+  const Value* base_file = root.find("base");
+  const Value* inline_config = root.find("config");
+  if (base_file && inline_config) fail(inline_config->loc(), "config", "give either `base:` or `config:`, not both");
+  if (!base_file && !inline_config)
+    fail(root.loc(), "base", "a grid needs a base config: `base: FILE.yaml` or an inline `config:` map");
+  if (base_file) {
+    if (!base_file->is_scalar()) fail(base_file->loc(), "base", "expected a file name");
+    std::filesystem::path p = base_file->text();
+    if (p.is_relative()) p = std::filesystem::path(path).parent_path() / p;
+    if (!std::filesystem::is_regular_file(p)) fail(base_file->loc(), "base", "cannot open '" + p.string() + "'");
+    base.add_file(p.string());
+  } else {
+    if (!inline_config->is_map()) fail(inline_config->loc(), "config", "expected a map of config keys");
+    base.add_tree(*inline_config);
+  }
+  check_entries(base, 0);
+  ConfigBuilder fixed = base;
+  if (const Value* o = root.find("overrides")) {
+    if (!o->is_map()) fail(o->loc(), "overrides", "expected a map of config keys, e.g. {optim.lr: 1e-3}");
+    fixed.add_tree(*o);
+    check_entries(fixed, base.entries().size());
+  }
+
+  // axes: the seed axis first (outermost), then the file's axes in order
+  if (const Value* s = root.find("seeds")) {
+    for (const auto& e : root.entries())
+      if (e.key == "seeds") g.axes.push_back(parse_seeds(*s, e.key_loc));
+  }
+  if (const Value* ax = root.find("axes")) {
+    if (!ax->is_map() || ax->entries().empty())
+      fail(ax->loc(), "axes", "expected a map of axis: [values], e.g. {recipe: [nvfp4, bf16]}");
+    for (const auto& e : ax->entries()) {
+      if (e.value.is_list()) g.axes.push_back(parse_key_axis(e.key, e.key_loc, e.value));
+      else if (e.value.is_map()) {
+        if (e.key == "seed") fail(e.key_loc, e.key, "the name 'seed' is reserved for `seeds:`");
+        g.axes.push_back(parse_variant_axis(e.key, e.key_loc, e.value));
+      } else {
+        fail(e.value.is_null() ? e.key_loc : e.value.loc(), e.key,
+             "an axis is a list of values (`" + e.key + ": [a, b]`) or named variants (`" + e.key +
+                 ": {name: {key: value}}`)");
+      }
+    }
+  }
+  const auto index_of = [&](const std::string& n) { return g.axis_index(n); };
+
+  // expansion: product over factors (a zip group is one factor), first factor outermost
+  std::vector<std::vector<int>> factors;
+  std::vector<std::vector<int>> zips;
+  if (const Value* z = root.find("zip")) zips = parse_zip(*z, g.axes, index_of);
+  for (size_t a = 0; a < g.axes.size(); ++a) {
+    auto in_group = std::find_if(zips.begin(), zips.end(), [&](const std::vector<int>& grp) {
+      return std::find(grp.begin(), grp.end(), int(a)) != grp.end();
+    });
+    if (in_group == zips.end()) factors.push_back({int(a)});
+    else if (*std::min_element(in_group->begin(), in_group->end()) == int(a)) factors.push_back(*in_group);
+  }
+  std::vector<std::vector<int>> combos(1);
+  for (const auto& f : factors) {
+    std::vector<std::vector<int>> next;
+    for (const auto& c : combos)
+      for (size_t v = 0; v < g.axes[f[0]].values.size(); ++v) {
+        std::vector<int> n = c;
+        n.resize(g.axes.size(), -1);
+        for (int a : f) n[a] = static_cast<int>(v);
+        next.push_back(n);
+      }
+    combos = std::move(next);
+  }
+  for (auto& c : combos) c.resize(g.axes.size(), 0);
+
+  if (const Value* ex = root.find("exclude")) {
+    if (!ex->is_list()) fail(ex->loc(), "exclude", "expected a list of maps, e.g. [{recipe: bf16, model: small}]");
+    std::vector<Match> rules;
+    for (const auto& item : ex->items()) rules.push_back(parse_match(item, "exclude", g.axes, index_of, true, true));
+    std::erase_if(combos, [&](const std::vector<int>& c) {
+      return std::any_of(rules.begin(), rules.end(), [&](const Match& m) { return matches(m, c); });
+    });
+    if (combos.empty()) fail(ex->loc(), "exclude", "removes every cell of the grid");
+  }
+
+  // set: (in the file) then --set, applied after the axes
+  std::vector<std::pair<std::string, std::string>> assignments;  // (text, source)
+  if (const Value* st = root.find("set")) {
+    if (!st->is_list()) fail(st->loc(), "set", "expected a list of \"key=value\" strings");
+    for (const auto& item : st->items()) {
+      if (!item.is_scalar()) fail(item.loc(), "set", "expected a \"key=value\" string");
+      assignments.push_back({item.text(), item.loc().str() + ": set"});
+    }
+  }
+  for (const auto& s : sets) assignments.push_back({s, "--set"});
+  for (const auto& [text, source] : assignments) {
+    ConfigBuilder probe;
+    probe.add_override(text, source);
+    check_entries(probe, 0);
+  }
+
+  // build every cell
+  std::map<std::string, int> first_with_id;
+  for (const auto& combo : combos) {
+    Cell cell;
+    cell.index = static_cast<int>(g.cells.size());
+    cell.value = combo;
+    for (size_t a = 0; a < g.axes.size(); ++a) cell.vary.push_back({g.axes[a].name, g.axes[a].values[combo[a]].label});
+    ConfigBuilder b = fixed;
+    std::map<std::string, int> set_by_axis;
+    for (size_t a = 0; a < g.axes.size(); ++a) {
+      const size_t before = b.entries().size();
+      apply(b, g.axes[a], g.axes[a].values[combo[a]]);
+      for (size_t i = before; i < b.entries().size(); ++i) set_by_axis[b.entries()[i].path] = static_cast<int>(a);
+    }
+    for (const auto& [text, source] : assignments) {
+      const size_t before = b.entries().size();
+      b.add_override(text, source);
+      for (size_t i = before; i < b.entries().size(); ++i) set_by_axis.erase(b.entries()[i].path);
+    }
+    try {
+      cell.config = b.build();
+    } catch (const ConfigError& e) {
+      auto it = set_by_axis.find(e.key);
+      const std::string where = "cell " + std::to_string(cell.index) + " (" + g.describe(cell) + ")";
+      if (it == set_by_axis.end()) throw ConfigError(e.loc, e.key, where + ": " + bare_message(e));
+      const AxisValue& v = g.axes[it->second].values[combo[it->second]];
+      std::string msg = where + ": " + bare_message(e);
+      if (e.loc.file != v.loc.file || e.loc.line != v.loc.line) msg += " [set at " + e.loc.str() + "]";
+      throw ConfigError(v.loc, e.key, msg);
+    }
+    cell.id = config_id(cell.config);
+    cell.seed = cell.config.train.seed;
+    if (auto [it, fresh] = first_with_id.insert({cell.id, cell.index}); !fresh) {
+      const Cell& other = g.cells[it->second];
+      SourceLoc loc = root.loc();
+      for (size_t a = 0; a < g.axes.size(); ++a)
+        if (other.value[a] != combo[a]) {
+          loc = g.axes[a].values[combo[a]].loc;
+          break;
+        }
+      fail(loc, "axes",
+           "cells " + std::to_string(other.index) + " (" + g.describe(other) + ") and " +
+               std::to_string(cell.index) + " (" + g.describe(cell) +
+               ") are the same run (id " + cell.id +
+               "): an axis value changes nothing, or a later axis or --set overrides it");
+    }
+    g.cells.push_back(std::move(cell));
+  }
+
+  // baseline: for each cell, the baseline cell with its seed and its other axis values
+  if (const Value* bl = root.find("baseline")) {
+    const Match m = parse_match(*bl, "baseline", g.axes, index_of, false, false);
+    for (const auto& [a, vals] : m) g.baseline.push_back({g.axes[a].name, g.axes[a].values[*vals.begin()].label});
+    std::vector<int> base_cells;
+    for (const auto& c : g.cells)
+      if (matches(m, c.value)) base_cells.push_back(c.index);
+    if (base_cells.empty()) fail(bl->loc(), "baseline", "matches no cell of the grid (excluded?)");
+    const int seed_axis = g.axis_index("seed");
+    auto in_match = [&](int a) { return std::any_of(m.begin(), m.end(), [&](const auto& p) { return p.first == a; }); };
+    if (seed_axis >= 0)
+      for (size_t v = 0; v < g.axes[seed_axis].values.size(); ++v)
+        if (std::none_of(base_cells.begin(), base_cells.end(), [&](int i) { return g.cells[i].value[seed_axis] == int(v); }))
+          fail(bl->loc(), "baseline", "matches no cell with seed " + g.axes[seed_axis].values[v].label + " (excluded?)");
+    for (auto& c : g.cells) {
+      std::vector<int> same_seed, same_rest;
+      for (int i : base_cells) {
+        const Cell& b = g.cells[i];
+        if (seed_axis >= 0 && b.value[seed_axis] != c.value[seed_axis]) continue;
+        same_seed.push_back(i);
+        bool rest = true;
+        for (size_t a = 0; a < g.axes.size(); ++a)
+          if (int(a) != seed_axis && !in_match(int(a)) && b.value[a] != c.value[a]) rest = false;
+        if (rest) same_rest.push_back(i);
+      }
+      if (same_rest.size() == 1) c.baseline = same_rest[0];
+      else if (same_seed.size() == 1) c.baseline = same_seed[0];
+    }
+  }
+
+  if (const Value* an = root.find("analysis")) g.analysis = parse_analysis(*an, !g.baseline.empty());
+  else if (g.baseline.empty()) g.analysis.target = "";
+
+  // the self-contained copy
+  Value resolved = Value::map();
+  resolved.set("name", Value::scalar(g.name));
+  resolved.set("config", base_as_map(base));
+  for (const char* key : {"overrides", "axes", "zip", "exclude", "seeds", "baseline", "analysis"})
+    if (const Value* v = root.find(key)) resolved.set(key, *v);
+  if (!assignments.empty()) {
+    Value list = Value::list();
+    for (const auto& [text, source] : assignments) list.push_back(Value::scalar(text, {}, true));
+    resolved.set("set", list);
+  }
+  g.resolved_yaml = "# The resolved grid '" + g.name + "' (written by fp4lab from " + path +
+                    "): its base config inlined under `config:`, --set recorded under `set:`.\n" +
+                    emit_yaml(resolved);
+  return g;
+}
+
+}  // namespace fp4lab::grid
