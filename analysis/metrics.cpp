@@ -274,26 +274,26 @@ double tokens_at_step(const Curves& c, int64_t step) {
 std::vector<QuantSeries> quant_series(const std::vector<const RunData*>& runs, const std::vector<const Curves*>& curves) {
   // key = role*2 + operand; per key: step -> sums over tensors and seeds.
   struct Acc {
-    double n = 0, sqnr = 0, flushed = 0, saturated = 0, tokens = 0, n_tokens = 0;
+    double n = 0, sqnr = 0, flushed = 0, saturated = 0;
   };
   std::map<int, std::map<int64_t, Acc>> acc;
+  std::map<int64_t, std::pair<double, int>> step_tokens;  // step -> (sum over runs, runs)
   for (size_t r = 0; r < runs.size(); ++r) {
-    std::map<int64_t, double> tok_cache;
+    std::set<int64_t> seen;
     for (const auto& q : runs[r]->quant) {
+      if (seen.insert(q.step).second) {
+        const double t = tokens_at_step(*curves[r], q.step);
+        if (std::isfinite(t)) {
+          step_tokens[q.step].first += t;
+          step_tokens[q.step].second += 1;
+        }
+      }
       if (!std::isfinite(q.sqnr_db)) continue;
       Acc& a = acc[static_cast<int>(q.role) * 2 + static_cast<int>(q.operand)][q.step];
       a.n += 1;
       a.sqnr += q.sqnr_db;
       a.flushed += q.frac_flushed;
       a.saturated += q.frac_saturated;
-      auto it = tok_cache.find(q.step);
-      if (it == tok_cache.end()) {
-        it = tok_cache.emplace(q.step, tokens_at_step(*curves[r], q.step)).first;
-        if (std::isfinite(it->second)) {
-          a.tokens += it->second;
-          a.n_tokens += 1;
-        }
-      }
     }
   }
   std::vector<QuantSeries> out;
@@ -303,8 +303,9 @@ std::vector<QuantSeries> quant_series(const std::vector<const RunData*>& runs, c
     s.operand = static_cast<Operand>(key % 2);
     s.label = to_string(s.role) + " " + operand_name(s.role, s.operand);
     for (const auto& [step, a] : by_step) {
+      const auto it = step_tokens.find(step);
       s.step.push_back(step);
-      s.tokens.push_back(a.n_tokens > 0 ? a.tokens / a.n_tokens : kNaN);
+      s.tokens.push_back(it != step_tokens.end() ? it->second.first / it->second.second : kNaN);
       s.sqnr_db.push_back(a.sqnr / a.n);
       s.frac_flushed.push_back(a.flushed / a.n);
       s.frac_saturated.push_back(a.saturated / a.n);

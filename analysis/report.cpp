@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 namespace fp4lab::analysis {
 namespace fs = std::filesystem;
@@ -249,6 +251,17 @@ std::string csv_num(double x) {
   return std::string(buf, r.ptr);
 }
 
+// Cell indices ordered by config group, then seed, then cell index (for per-seed tables).
+std::vector<int> cells_by_group(const AnalysisReport& r) {
+  std::vector<int> order(r.cells.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    const CellResult &x = r.cells[a], &y = r.cells[b];
+    return std::tie(x.group, x.seed, x.index) < std::tie(y.group, y.seed, y.index);
+  });
+  return order;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------- JSON
@@ -428,7 +441,8 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
   md << "Per seed: target, tokens at which the curve first reaches it (\"> budget\" = never reached, "
         "censored), the same-seed baseline's tokens, and the gap T_config / T_baseline − 1.\n\n";
   md << header_row({"config", "seed", "target (nats)", "tokens to target", "baseline tokens", "token gap"});
-  for (const auto& c : r.cells) {
+  for (int ci : cells_by_group(r)) {
+    const CellResult& c = r.cells[ci];
     if (!c.included || !std::isfinite(c.target)) continue;
     const std::string t = c.crossing.reached ? tokens_text(c.crossing.tokens) : "> " + tokens_text(c.crossing.tokens);
     const std::string tb = c.ref_crossing.reached ? tokens_text(c.ref_crossing.tokens) : "> " + tokens_text(c.ref_crossing.tokens);
@@ -468,7 +482,8 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
      << s.window_text() << "; per-step sd is the step-to-step noise of that difference.\n\n";
   md << header_row({"config", "seed", "window steps", "window tokens", "mean gap (nats)", "per-step sd", "rel. %",
                     "final gap (nats)", "final rel. %", "final kind"});
-  for (const auto& c : r.cells) {
+  for (int ci : cells_by_group(r)) {
+    const CellResult& c = r.cells[ci];
     if (!c.included || c.is_baseline || c.reference < 0) continue;
     const PairedGap& p = c.converged;
     md << row({group_name(r, c.group), std::to_string(c.seed),
@@ -482,11 +497,12 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
   md << "## Cells\n\n";
   md << header_row({"#", "id", "config", "seed", "state", "step", "tokens", "last train loss", "final loss", "note"});
   for (const auto& c : r.cells) {
-    const std::string step = c.state == "pending" ? "—" : std::to_string(c.last_step);
+    const bool no_run = c.state == "pending" || c.state == "unreadable";
+    const std::string step = no_run ? "—" : std::to_string(c.last_step);
     std::string note = c.note;
     if (!c.message.empty()) note = c.message + (note.empty() ? "" : "; " + note);
     md << row({std::to_string(c.index), "`" + c.id + "`", group_name(r, c.group), std::to_string(c.seed), c.state, step,
-               c.state == "pending" ? "—" : tokens_text(c.tokens), fixed(c.last_train_loss, 4),
+               no_run ? "—" : tokens_text(c.tokens), fixed(c.last_train_loss, 4),
                std::isfinite(c.final_loss) ? fixed(c.final_loss, 4) + " (" + c.final_loss_kind + ")" : "—", note});
   }
   md << "\n";
