@@ -395,6 +395,33 @@ std::string to_json(const AnalysisReport& r) {
 
 // ---------------------------------------------------------------------------- Markdown
 
+std::string summary_table(const AnalysisReport& r) {
+  const std::string conf = fixed(r.settings.confidence * 100, 0) + "%";
+  int baselines = 0;
+  for (const auto& g : r.groups) baselines += g.is_baseline;
+  const bool show_reference = baselines > 1;  // say which baseline each config is compared with
+  std::vector<std::string> names = {"config", "seeds", "converged gap (nats)", conf + " CI", "per-step sd",
+                                    "converged rel. %", "final loss", "final gap (nats)", conf + " CI",
+                                    "final rel. %", "token gap", "gap to entropy", "note"};
+  if (show_reference) names.insert(names.begin() + 1, "vs baseline");
+  std::string out = header_row(names);
+  for (const auto& g : r.groups) {
+    const std::string seeds = std::to_string(g.n_included) + (g.n_included != g.n_cells ? "/" + std::to_string(g.n_cells) : "");
+    std::vector<std::string> cells;
+    if (g.is_baseline)
+      cells = {group_name(r, g.index), seeds, "baseline", "", "", "", fixed(g.final_loss.mean, 4), "", "", "", "",
+               fixed(g.entropy_gap.mean, 4), g.note};
+    else
+      cells = {group_name(r, g.index), seeds, fixed(g.converged_gap.mean, 4, true), ci_text(g.converged_gap, 4),
+               fixed(g.converged_step_sd.mean, 4), pct(g.converged_rel_pct.mean, 2, false),
+               fixed(g.final_loss.mean, 4), fixed(g.final_gap.mean, 4, true), ci_text(g.final_gap, 4),
+               pct(g.final_rel_pct.mean, 2, false), token_gap_text(g), fixed(g.entropy_gap.mean, 4), g.note};
+    if (show_reference) cells.insert(cells.begin() + 1, g.is_baseline ? "" : group_name(r, g.reference));
+    out += row(cells);
+  }
+  return out;
+}
+
 std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>& images, const std::string& base_dir) {
   const ResolvedSettings& s = r.settings;
   const std::string conf = fixed(s.confidence * 100, 0) + "%";
@@ -419,23 +446,7 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
     md << "\n";
   }
 
-  md << "## Summary by config (mean over seeds, " << conf << " CI)\n\n";
-  md << header_row({"config", "seeds", "converged gap (nats)", conf + " CI", "per-step sd", "converged rel. %",
-                    "final loss", "final gap (nats)", conf + " CI", "final rel. %", "token gap", "gap to entropy",
-                    "note"});
-  for (const auto& g : r.groups) {
-    const std::string seeds = std::to_string(g.n_included) + (g.n_included != g.n_cells ? "/" + std::to_string(g.n_cells) : "");
-    if (g.is_baseline) {
-      md << row({group_name(r, g.index), seeds, "baseline", "", "", "", fixed(g.final_loss.mean, 4), "", "", "", "",
-                 fixed(g.entropy_gap.mean, 4), g.note});
-      continue;
-    }
-    md << row({group_name(r, g.index), seeds, fixed(g.converged_gap.mean, 4, true), ci_text(g.converged_gap, 4),
-               fixed(g.converged_step_sd.mean, 4), pct(g.converged_rel_pct.mean, 2, false),
-               fixed(g.final_loss.mean, 4), fixed(g.final_gap.mean, 4, true), ci_text(g.final_gap, 4),
-               pct(g.final_rel_pct.mean, 2, false), token_gap_text(g), fixed(g.entropy_gap.mean, 4), g.note});
-  }
-  md << "\n";
+  md << "## Summary by config (mean over seeds, " << conf << " CI)\n\n" << summary_table(r) << "\n";
 
   md << "## Tokens to target\n\n";
   md << "Per seed: target, tokens at which the curve first reaches it (\"> budget\" = never reached, "

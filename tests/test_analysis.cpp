@@ -475,6 +475,41 @@ TEST_F(AnalysisTest, MultiBudgetTokenGap) {
   }
 }
 
+// Two baseline groups (bf16 with and without RHT): each config is compared with the baseline
+// that agrees with it on the most keys; a still-running cell counts and is marked.
+TEST_F(AnalysisTest, SeveralBaselinesAndARunningCell) {
+  GridManifest m;
+  m.baseline = {{"recipe", "bf16"}};
+  int index = 0;
+  auto add = [&](const std::string& recipe, const std::string& rht, double shift, RunStatus status) {
+    const std::string id = recipe + "_" + rht;
+    RunSpec s = spec(id, shift);
+    s.steps = 40;
+    s.status = status;
+    s.quant = false;
+    write_run(dir_, s);
+    CellInfo c = cell_info(index++, id, 1, recipe);
+    c.vary["quant.rht"] = rht;
+    m.cells.push_back(c);
+  };
+  add("bf16", "on", 0.0, RunStatus::done);
+  add("bf16", "off", 0.1, RunStatus::done);
+  add("nvfp4", "on", 0.03, RunStatus::done);
+  add("nvfp4", "off", 0.15, RunStatus::running);
+  write_grid_manifest(dir_.string(), m);
+  const AnalysisReport r = analyze_dir(dir_.string(), exact_settings());
+  const GroupResult& on = group(r, "quant.rht=on, recipe=nvfp4");
+  const GroupResult& off = group(r, "quant.rht=off, recipe=nvfp4");
+  EXPECT_EQ(r.groups[on.reference].label, "quant.rht=on, recipe=bf16");
+  EXPECT_EQ(r.groups[off.reference].label, "quant.rht=off, recipe=bf16");
+  EXPECT_NEAR(on.converged_gap.mean, 0.03, 1e-9);
+  EXPECT_NEAR(off.converged_gap.mean, 0.05, 1e-9);
+  EXPECT_EQ(cell(r, "nvfp4_off").state, "running");
+  EXPECT_TRUE(cell(r, "nvfp4_off").included);
+  EXPECT_NE(cell(r, "nvfp4_off").note.find("still running"), std::string::npos);
+  EXPECT_NE(summary_table(r).find("vs baseline"), std::string::npos);
+}
+
 TEST_F(AnalysisTest, WithoutManifestCellsComeFromRunConfigs) {
   for (int seed : {1, 2})
     for (const std::string recipe : {"bf16", "nvfp4"}) {
