@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 namespace fp4lab::analysis {
 
@@ -437,6 +438,7 @@ void budget_analysis(AnalysisReport& rep) {
     std::vector<double> base_losses;
     for (const auto& [seed, loss] : base_it->second) base_losses.push_back(loss);
     fam.reference_loss = seed_stats(base_losses).mean;
+    if (fam.reference == static_cast<int>(f)) continue;  // a baseline family is the reference itself
     fam.crossing = budget_to_match(fam.budgets, fam.final_loss, fam.reference_loss);
     fam.token_gap = fam.crossing.budget / fam.base_budget - 1;
     if (fam.crossing.match == BudgetMatch::above_all)
@@ -687,6 +689,14 @@ AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides) 
     }
     for (const auto& [state, count] : excluded) g.note += std::to_string(count) + " " + state + " excluded; ";
     if (g.n_included == 1) single_seed = true;
+    if (!g.is_baseline && g.reference >= 0) {
+      const auto& rv = rep.groups[g.reference].vary;
+      const auto a = std::as_const(g.vary).find(set.budget_key);
+      const auto b = rv.find(set.budget_key);
+      if (a != g.vary.end() && b != rv.end() && !values_equal(a->second, b->second))
+        g.note += "compared with a baseline of another " + set.budget_key +
+                  ": per-step and final gaps mix two schedules (see the multi-budget table); ";
+    }
     g.loss = make_band(loss_series);
     g.diff = make_band(diff_series_v);
     g.val = make_band(val_series);

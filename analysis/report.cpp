@@ -354,7 +354,9 @@ std::string to_json(const AnalysisReport& r) {
   j.end_array();
 
   j.begin_array("budget_families");
-  for (const auto& f : r.budget_families) {
+  for (size_t fi = 0; fi < r.budget_families.size(); ++fi) {
+    const BudgetFamily& f = r.budget_families[fi];
+    const bool is_reference = f.reference == static_cast<int>(fi);
     j.begin_object();
     j.value("label", f.label).map("vary", f.vary).value("is_baseline", f.is_baseline);
     j.value("reference", f.reference >= 0 ? r.budget_families[f.reference].label : std::string());
@@ -369,7 +371,8 @@ std::string to_json(const AnalysisReport& r) {
     j.end_array();
     j.value("final_loss_kind", f.final_loss_kind);
     j.value("base_budget", f.base_budget).value("reference_loss", f.reference_loss);
-    j.value("match", match_name(f.crossing.match)).value("matched_budget", f.crossing.budget);
+    j.value("match", is_reference ? "reference" : match_name(f.crossing.match));
+    j.value("matched_budget", is_reference ? kNaN : f.crossing.budget);
     j.value("token_gap", f.token_gap);
     stats(j, "token_gap_seeds", f.token_gap_seeds, conf);
     j.value("note", f.note);
@@ -482,6 +485,7 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
       if (f.crossing.match == BudgetMatch::above_all) matched = "> " + matched, gap = "> " + gap;
       if (f.crossing.match == BudgetMatch::below_all) matched = "≤ " + matched, gap = "≤ " + gap;
       if (!std::isfinite(f.reference_loss)) matched = gap = "—";
+      if (f.is_baseline && f.reference >= 0 && &r.budget_families[f.reference] == &f) matched = gap = "reference";
       md << row({f.label + (f.is_baseline ? " (baseline)" : ""), budgets, losses, tokens_text(f.base_budget),
                  fixed(f.reference_loss, 4), matched, gap, ci_text(f.token_gap_seeds, 1, 100, "%"), f.note});
     }
