@@ -440,7 +440,7 @@ TEST_F(AnalysisTest, MultiBudgetTokenGap) {
     s.quant = false;
     write_run(dir_, s);
     CellInfo c = cell_info(index++, id, seed, recipe);
-    c.vary["train.total_tokens"] = std::to_string(budget);
+    c.vary["train.tokens"] = std::to_string(budget);
     m.cells.push_back(c);
   };
   for (int64_t seed : {1, 2}) {
@@ -541,7 +541,7 @@ TEST_F(AnalysisTest, WithoutManifestCellsComeFromRunConfigs) {
 TEST_F(AnalysisTest, ManifestRoundTrip) {
   GridManifest m;
   m.grid = "ablations/nvfp4_vs_mxfp4.yaml";
-  m.baseline = {{"recipe", "nvfp4"}, {"train.total_tokens", "1e9"}};
+  m.baseline = {{"recipe", "nvfp4"}, {"train.tokens", "1e9"}};
   m.settings.target = "baseline_final_val";
   m.settings.window_tokens = std::make_pair(1e6, 2.5e6);
   m.settings.ema = 0.95;
