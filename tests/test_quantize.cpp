@@ -1,8 +1,7 @@
-// The block quantizer (core/quant): spec names and validation, NVFP4/MX/FP8 golden blocks from
-// the spec (underflowed block codes, all-zero blocks, outliers, floor-rule clipping, the TE 2.13 vs
-// 2.14 scale formula), 2D transpose consistency, the Hadamard transform, stochastic rounding
-// statistics, thread-count independence, and the fast path against the scalar reference bit for
-// bit over every format/option combination on random and hostile tensors of awkward shapes.
+// The block quantizer (core/quant): names and validation; NVFP4/MX/FP8 golden blocks (underflowed
+// block codes, zero blocks, outliers, floor-rule clipping, TE 2.13 vs 2.14 scales); 2D transposes;
+// the RHT; SR statistics; thread independence; and the fast path against the scalar reference bit
+// for bit over every format/option combination on random and hostile tensors of awkward shapes.
 #include <gtest/gtest.h>
 #include <omp.h>
 

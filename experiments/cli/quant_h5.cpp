@@ -1,4 +1,5 @@
-// Writing quantizer outputs to HDF5 for the quantize and formats commands.
+// Writing quantizer outputs to HDF5 for the quantize and formats commands (through core/io/h5.hpp;
+// this file never sees HDF5 itself).
 #include "experiments/cli/quant_h5.hpp"
 
 namespace fp4lab::cli {
