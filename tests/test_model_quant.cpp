@@ -141,5 +141,19 @@ TEST(ModelQuant, KeepLastAndPrecisionSwitch) {
   EXPECT_NE(run(switched, 1, 2, 99).loss, reference.loss);
 }
 
+TEST(ModelQuant, ShapeErrorsNameTheLayerGemmAndOperand) {
+  Model m(quant_config(), nvfp4_recipe());
+  m.init_parameters(1);
+  const auto tokens = tokens_for(3);
+  try {
+    m.forward_backward(tokens.data(), 2, 5, 1, 1, 0);  // 10 tokens: not a whole 16-block
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "layers.1.mlp.down_proj wgrad dy [32, 10]: block size 16 does not divide the last "
+              "axis (10)");
+  }
+}
+
 }  // namespace
 }  // namespace fp4lab

@@ -295,7 +295,8 @@ struct Model::Impl {
     lay.add(a.losses, M);
     lay.add(a.rope_cos, int64_t(T) * hd / 2);
     lay.add(a.rope_sin, int64_t(T) * hd / 2);
-    acts_arena.assign(size_t(lay.size()), 0.f);
+    // Grow only: alternating training and evaluation shapes re-lays the views without reallocating.
+    if (size_t(lay.size()) > acts_arena.size()) acts_arena.resize(size_t(lay.size()));
     lay.bind(acts_arena.data());
     rope_tables(a.rope_cos, a.rope_sin, T, hd, cfg.rope_theta);
   }
@@ -371,15 +372,28 @@ struct Model::Impl {
     }
   }
 
+  // Shape problems of a quantized operand, named by the linear layer they occur in.
+  [[noreturn]] void rethrow_with_name(int li, const std::invalid_argument& e) const {
+    throw std::invalid_argument(infos[size_t(linears[size_t(li)].param)].name + " " + e.what());
+  }
+
   // y [M, n] = linear li applied to the bound input.
   void fwd(int li, float* y, const float* weight, int64_t n) {
-    linear_forward(y, input, weight, n, quant(li), linears[size_t(li)].state);
+    try {
+      linear_forward(y, input, weight, n, quant(li), linears[size_t(li)].state);
+    } catch (const std::invalid_argument& e) {
+      rethrow_with_name(li, e);
+    }
     record(li, 0);
   }
 
   // dx [M, K] += , dw [n, K] += for linear li with output gradient dy [M, n].
   void bwd(int li, float* dx, float* dw, const float* dy, const float* weight, int64_t n) {
-    linear_backward(dx, dw, dy, input, weight, n, quant(li), linears[size_t(li)].state, scratch);
+    try {
+      linear_backward(dx, dw, dy, input, weight, n, quant(li), linears[size_t(li)].state, scratch);
+    } catch (const std::invalid_argument& e) {
+      rethrow_with_name(li, e);
+    }
     record(li, 1);
     record(li, 2);
   }
