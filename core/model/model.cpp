@@ -149,7 +149,8 @@ void scale_stats(const OperandCopy& c, QuantStatRecord& rec) {
   rec.scale_std = float(std::sqrt(std::max(0.0, sum_sq / n - mean * mean)));
 }
 
-// out [n] ~ normal(0, std), element i drawn from Philox (seed, tensor, element i) by Box–Muller.
+// out [n] ~ normal(0, std) by Box–Muller; element i takes bytes 8i .. 8i+7 of the Philox stream
+// (seed, tensor, kInitStep) as two little-endian uint32 uniforms.
 void normal_fill(float* out, int64_t n, uint64_t seed, uint64_t tensor, double std_dev) {
   const PhiloxStream rng(QuantRandom{seed, tensor, kInitStep});
   const int64_t chunks = (n + kInitChunk - 1) / kInitChunk;
@@ -161,7 +162,8 @@ void normal_fill(float* out, int64_t n, uint64_t seed, uint64_t tensor, double s
     for (int64_t i = 0; i < count; ++i) {
       const double u1 = (double(words[size_t(2 * i)]) + 0.5) * 0x1p-32;  // (0, 1)
       const double u2 = double(words[size_t(2 * i + 1)]) * 0x1p-32;       // [0, 1)
-      out[e0 + i] = float(std_dev * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2));
+      const double radius = std::sqrt(-2.0 * std::log(u1));
+      out[e0 + i] = float(std_dev * radius * std::cos(2.0 * std::numbers::pi * u2));
     }
   }
 }
