@@ -176,6 +176,20 @@ TEST(Model, ForwardBackwardOverwritesGradients) {
   EXPECT_NEAR(loss, std::log(double(c.vocab)), 0.1);
 }
 
+TEST(Model, AlternatingBatchShapesGiveTheSameResults) {
+  const ModelConfig c = tiny_config();
+  Model m(c, RecipeConfig{});
+  m.init_parameters(20);
+  const auto tokens = random_tokens(kB, kT, c.vocab, 21);
+  const auto eval_tokens = random_tokens(3, 5, c.vocab, 22);
+  const double loss = m.forward_backward(tokens.data(), kB, kT, 0, 0, 0);
+  const auto grads = copy_of(m.grad_data(), m.num_params());
+  const double eval = m.forward_loss(eval_tokens.data(), 3, 5, 0);
+  EXPECT_EQ(m.forward_backward(tokens.data(), kB, kT, 0, 0, 0), loss);
+  EXPECT_TRUE(bit_equal(m.grad_data(), grads.data(), m.num_params()));
+  EXPECT_EQ(m.forward_loss(eval_tokens.data(), 3, 5, 0), eval);
+}
+
 bool is_bf16(float x) {
   uint32_t bits;
   std::memcpy(&bits, &x, sizeof bits);

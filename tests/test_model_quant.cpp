@@ -56,7 +56,11 @@ Result run(const RecipeConfig& r, uint64_t seed, int threads, int64_t tokens_see
 
 double cosine(const std::vector<float>& a, const std::vector<float>& b) {
   double ab = 0, aa = 0, bb = 0;
-  for (size_t i = 0; i < a.size(); ++i) ab += double(a[i]) * b[i], aa += double(a[i]) * a[i], bb += double(b[i]) * b[i];
+  for (size_t i = 0; i < a.size(); ++i) {
+    ab += double(a[i]) * b[i];
+    aa += double(a[i]) * a[i];
+    bb += double(b[i]) * b[i];
+  }
   return ab / std::sqrt(aa * bb);
 }
 
@@ -139,6 +143,20 @@ TEST(ModelQuant, KeepLastAndPrecisionSwitch) {
   EXPECT_EQ(after.loss, reference.loss);
   EXPECT_TRUE(bit_equal(after.grads.data(), reference.grads.data(), int64_t(after.grads.size())));
   EXPECT_NE(run(switched, 1, 2, 99).loss, reference.loss);
+}
+
+TEST(ModelQuant, ShapeErrorsNameTheLayerGemmAndOperand) {
+  Model m(quant_config(), nvfp4_recipe());
+  m.init_parameters(1);
+  const auto tokens = tokens_for(3);
+  try {
+    m.forward_backward(tokens.data(), 2, 5, 1, 1, 0);  // 10 tokens: not a whole 16-block
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "layers.1.mlp.down_proj wgrad dy [32, 10]: block size 16 does not divide the last "
+              "axis (10)");
+  }
 }
 
 }  // namespace

@@ -246,12 +246,14 @@ TEST(Matmul, AllTransposesAccumulateAndThreadCountIndependence) {
 }
 
 TEST(Matmul, Transpose) {
-  const int64_t rows = 37, cols = 70;
-  const auto in = random_vector<float>(rows * cols, 22);
-  std::vector<float> out(rows * cols);
-  transpose(out.data(), in.data(), rows, cols);
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t c = 0; c < cols; ++c) ASSERT_EQ(out[c * rows + r], in[r * cols + c]);
+  // Shapes with partial 8×8 register blocks and partial 64×64 tiles.
+  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{37, 70}, {130, 75}, {8, 8}, {1, 9}}) {
+    const auto in = random_vector<float>(rows * cols, 22);
+    std::vector<float> out(rows * cols);
+    transpose(out.data(), in.data(), rows, cols);
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < cols; ++c) ASSERT_EQ(out[c * rows + r], in[r * cols + c]);
+    }
   }
 }
 

@@ -149,7 +149,8 @@ void scale_stats(const OperandCopy& c, QuantStatRecord& rec) {
   rec.scale_std = float(std::sqrt(std::max(0.0, sum_sq / n - mean * mean)));
 }
 
-// out [n] ~ normal(0, std), element i drawn from Philox (seed, tensor, element i) by Box–Muller.
+// out [n] ~ normal(0, std) by Box–Muller; element i takes bytes 8i .. 8i+7 of the Philox stream
+// (seed, tensor, kInitStep) as two little-endian uint32 uniforms.
 void normal_fill(float* out, int64_t n, uint64_t seed, uint64_t tensor, double std_dev) {
   const PhiloxStream rng(QuantRandom{seed, tensor, kInitStep});
   const int64_t chunks = (n + kInitChunk - 1) / kInitChunk;
@@ -161,7 +162,8 @@ void normal_fill(float* out, int64_t n, uint64_t seed, uint64_t tensor, double s
     for (int64_t i = 0; i < count; ++i) {
       const double u1 = (double(words[size_t(2 * i)]) + 0.5) * 0x1p-32;  // (0, 1)
       const double u2 = double(words[size_t(2 * i + 1)]) * 0x1p-32;       // [0, 1)
-      out[e0 + i] = float(std_dev * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2));
+      const double radius = std::sqrt(-2.0 * std::log(u1));
+      out[e0 + i] = float(std_dev * radius * std::cos(2.0 * std::numbers::pi * u2));
     }
   }
 }
@@ -295,7 +297,8 @@ struct Model::Impl {
     lay.add(a.losses, M);
     lay.add(a.rope_cos, int64_t(T) * hd / 2);
     lay.add(a.rope_sin, int64_t(T) * hd / 2);
-    acts_arena.assign(size_t(lay.size()), 0.f);
+    // Grow only: alternating training and evaluation shapes re-lays the views without reallocating.
+    if (size_t(lay.size()) > acts_arena.size()) acts_arena.resize(size_t(lay.size()));
     lay.bind(acts_arena.data());
     rope_tables(a.rope_cos, a.rope_sin, T, hd, cfg.rope_theta);
   }
@@ -371,15 +374,28 @@ struct Model::Impl {
     }
   }
 
+  // Shape problems of a quantized operand, named by the linear layer they occur in.
+  [[noreturn]] void rethrow_with_name(int li, const std::invalid_argument& e) const {
+    throw std::invalid_argument(infos[size_t(linears[size_t(li)].param)].name + " " + e.what());
+  }
+
   // y [M, n] = linear li applied to the bound input.
   void fwd(int li, float* y, const float* weight, int64_t n) {
-    linear_forward(y, input, weight, n, quant(li), linears[size_t(li)].state);
+    try {
+      linear_forward(y, input, weight, n, quant(li), linears[size_t(li)].state);
+    } catch (const std::invalid_argument& e) {
+      rethrow_with_name(li, e);
+    }
     record(li, 0);
   }
 
   // dx [M, K] += , dw [n, K] += for linear li with output gradient dy [M, n].
   void bwd(int li, float* dx, float* dw, const float* dy, const float* weight, int64_t n) {
-    linear_backward(dx, dw, dy, input, weight, n, quant(li), linears[size_t(li)].state, scratch);
+    try {
+      linear_backward(dx, dw, dy, input, weight, n, quant(li), linears[size_t(li)].state, scratch);
+    } catch (const std::invalid_argument& e) {
+      rethrow_with_name(li, e);
+    }
     record(li, 1);
     record(li, 2);
   }

@@ -51,6 +51,8 @@ struct GemmUse {
 
 class Model {
  public:
+  // Throws std::invalid_argument for impossible sizes (d_model / n_heads must be even) or a recipe
+  // that validate(RecipeConfig) rejects.
   Model(const ModelConfig& cfg, const RecipeConfig& recipe);
   ~Model();
   Model(const Model&) = delete;
@@ -68,11 +70,15 @@ class Model {
   // tokens: [B, T+1] row-major; inputs are tokens[:, :T], targets tokens[:, 1:].
   // Computes the mean cross-entropy and overwrites the gradient arena. `step` and `seed` key the
   // stochastic-rounding streams; `tokens_seen` drives the recipe's precision schedule.
+  // Results are bit-identical for the same arguments whatever the OpenMP thread count.
+  // Throws std::invalid_argument when T > seq_len or a quantized operand cannot take its shape
+  // (e.g. B·T not a multiple of a token-axis block; the message names layer, GEMM and operand),
+  // and std::out_of_range for a token id outside [0, vocab).
   double forward_backward(const int32_t* tokens, int B, int T, uint64_t seed, int64_t step,
                           int64_t tokens_seen, StepTelemetry* telemetry = nullptr);
   // Mean cross-entropy without gradients (validation / eval); quantized as in fprop.
   double forward_loss(const int32_t* tokens, int B, int T, int64_t tokens_seen);
-  // Logits [B*T, vocab] of the last forward (for cross-checks).
+  // Logits [B*T, vocab] of the last forward (for cross-checks); valid until the next call.
   const float* last_logits() const;
 
   const std::vector<GemmUse>& gemm_uses() const;  // counters since construction

@@ -1,5 +1,6 @@
-// Attention forward and backward (see attention.hpp): one Eigen product per (batch, head) on strided
-// views of the [B, seq, heads·hd] buffers; (batch, head) pairs are independent OpenMP tasks.
+// Attention forward and backward (see attention.hpp): Eigen products per (batch, head) on strided
+// views of the [B, seq, heads·hd] buffers, restricted to the causal (lower) triangle of the [seq, seq]
+// scores; (batch, head) pairs are independent OpenMP tasks.
 #include "core/ops/attention.hpp"
 
 #include <Eigen/Core>
@@ -33,7 +34,7 @@ void attention_forward(T* y, T* att, const T* q, const T* k, const T* v, int64_t
       ConstHeadView<T> qh(q + off, seq, hd, stride), kh(k + off, seq, hd, stride),
           vh(v + off, seq, hd, stride);
       Eigen::Map<Mat<T>> p(att + bh * seq * seq, seq, seq);  // [seq, seq]
-      s.noalias() = qh * kh.transpose();
+      s.template triangularView<Eigen::Lower>() = qh * kh.transpose();  // the causal half only
       for (int64_t t = 0; t < seq; ++t) {
         T mx = s(t, 0) * scale;
         for (int64_t j = 1; j <= t; ++j) mx = std::max(mx, s(t, j) * scale);
@@ -48,7 +49,7 @@ void attention_forward(T* y, T* att, const T* q, const T* k, const T* v, int64_t
         for (int64_t j = t + 1; j < seq; ++j) p(t, j) = T(0);
       }
       HeadView<T> yh(y + off, seq, hd, stride);
-      yh.noalias() = p * vh;
+      yh.noalias() = p.template triangularView<Eigen::Lower>() * vh;
     }
   }
 }
@@ -60,7 +61,7 @@ void attention_backward(T* dq, T* dk, T* dv, const T* dy, const T* q, const T* k
   const T scale = T(1.0 / std::sqrt(double(hd)));
 #pragma omp parallel
   {
-    Mat<T> ds(seq, seq);  // [seq, seq] dP, then dS in place, per thread
+    Mat<T> ds(seq, seq);  // [seq, seq] dP, then scale·dS in place, per thread
 #pragma omp for schedule(static)
     for (int64_t bh = 0; bh < B * heads; ++bh) {
       const int64_t b = bh / heads, h = bh % heads, off = b * seq * width + h * hd;
@@ -70,16 +71,15 @@ void attention_backward(T* dq, T* dk, T* dv, const T* dy, const T* q, const T* k
       HeadView<T> dqh(dq + off, seq, hd, stride), dkh(dk + off, seq, hd, stride),
           dvh(dv + off, seq, hd, stride);
       Eigen::Map<const Mat<T>> p(att + bh * seq * seq, seq, seq);
-      dvh.noalias() += p.transpose() * dyh;
-      ds.noalias() = dyh * vh.transpose();  // dP
-      for (int64_t t = 0; t < seq; ++t) {   // dS = P ⊙ (dP − rowsum(P ⊙ dP))
+      dvh.noalias() += p.transpose().template triangularView<Eigen::Upper>() * dyh;
+      ds.template triangularView<Eigen::Lower>() = dyh * vh.transpose();  // dP, causal half
+      for (int64_t t = 0; t < seq; ++t) {  // dS·scale = P ⊙ (dP − rowsum(P ⊙ dP))·scale
         double dot = 0.0;
         for (int64_t j = 0; j <= t; ++j) dot += double(p(t, j)) * double(ds(t, j));
-        for (int64_t j = 0; j <= t; ++j) ds(t, j) = p(t, j) * (ds(t, j) - T(dot));
-        for (int64_t j = t + 1; j < seq; ++j) ds(t, j) = T(0);
+        for (int64_t j = 0; j <= t; ++j) ds(t, j) = p(t, j) * (ds(t, j) - T(dot)) * scale;
       }
-      dqh.noalias() += scale * (ds * kh);
-      dkh.noalias() += scale * (ds.transpose() * qh);
+      dqh.noalias() += ds.template triangularView<Eigen::Lower>() * kh;
+      dkh.noalias() += ds.transpose().template triangularView<Eigen::Upper>() * qh;
     }
   }
 }

@@ -3,6 +3,9 @@
 // 16×16 tiles make the columnwise copy its exact transpose.
 #include "core/ops/linear.hpp"
 
+#include <stdexcept>
+#include <string>
+
 #include "core/ops/matmul.hpp"
 
 namespace fp4lab {
@@ -10,6 +13,8 @@ namespace {
 
 constexpr int kFprop = 0, kDgrad = 1, kWgrad = 2;
 constexpr int kOperandA = 0, kOperandB = 1;
+constexpr const char* kOperandNames[kGemmRoles][kGemmOperands] = {
+    {"fprop x", "fprop w"}, {"dgrad dy", "dgrad w"}, {"wgrad dy", "wgrad x"}};
 
 QuantSpec bf16_spec() {
   QuantSpec s;
@@ -36,7 +41,13 @@ const float* fill(OperandCopy& copy, const float* src, bool transposed, int64_t 
   const QuantRandom rnd{q.seed, kGemmRoles * kGemmOperands * q.stream +
                                     uint64_t(kGemmOperands * role + operand),
                         q.step};
-  quantize(in, copy.values.data(), rows, cols, spec, rnd, extra);
+  try {
+    quantize(in, copy.values.data(), rows, cols, spec, rnd, extra);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string(kOperandNames[role][operand]) + " [" +
+                                std::to_string(rows) + ", " + std::to_string(cols) +
+                                "]: " + e.what());
+  }
   copy.spec = spec;
   copy.valid = true;
   return copy.values.data();

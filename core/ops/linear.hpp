@@ -31,8 +31,9 @@ struct OperandCopy {
 
 // The input X [M, K] of one or more linears. Linears reading the same X (q, k, v; gate, up) share
 // its copies, as a fused projection would: the fprop copy Q(X) [M,K] and the wgrad copy Q(Xᵀ) [K,M]
-// are made by the first consumer that needs them and reused by the others when the spec is equal.
-// The inputs are mutable only through this cache.
+// are made by the first consumer that needs them and reused by the others when the spec is equal
+// (with the first consumer's random stream). The ops take it by non-const reference for this cache
+// only; X itself is never written.
 struct LinearInput {
   const float* x = nullptr;  // [M, K]
   int64_t m = 0, k = 0;
@@ -51,7 +52,9 @@ struct LinearQuant {
 };
 
 // Per-linear state: Q(W) made in fprop, which dgrad reuses when Q(Wᵀ) is its exact transpose (16×16
-// tiles, same spec), and which copy each operand use read in the last call (null: used as is).
+// tiles, same spec, round-to-nearest, no RHT), and which copy each operand use read in the last
+// call (null: used as is). `used` points into this state, the LinearInput or the LinearScratch and
+// is valid until the next call on any of them.
 struct LinearState {
   OperandCopy w_fprop;  // [N, K]
   const OperandCopy* used[kGemmRoles][kGemmOperands] = {};
@@ -65,12 +68,14 @@ struct LinearScratch {
   std::vector<float> out;  // a GEMM output before bf16 rounding and accumulation
 };
 
-// y [M, N] = X·Wᵀ (overwritten); x.x [M, K]; w [N, K].
+// y [M, N] = X·Wᵀ (overwritten); x.x [M, K]; w [N, K]. With recipe.bf16_output, y is rounded to
+// bf16. Throws std::invalid_argument (naming the GEMM and operand) for a shape a spec cannot take.
 void linear_forward(float* y, LinearInput& x, const float* w, int64_t n, const LinearQuant& q,
                     LinearState& st);
 
 // dx [M, K] += dY·W; dw [N, K] += dYᵀ·X; dy [M, N]; x and w as in forward (forward must have run on
-// the same w when dgrad reuses its Q(W)).
+// the same w when dgrad reuses its Q(W)). With recipe.bf16_output each product is rounded to bf16
+// before it is added.
 void linear_backward(float* dx, float* dw, const float* dy, LinearInput& x, const float* w,
                      int64_t n, const LinearQuant& q, LinearState& st, LinearScratch& sc);
 
