@@ -358,7 +358,8 @@ void ConfigBuilder::add_override(const std::string& assignment, const std::strin
 
 Config ConfigBuilder::build() const {
   Config c;
-  std::map<std::string, SourceLoc> where;
+  std::map<std::string, KeyOrigins::Origin> where;
+  int order = 0;
   for (const auto& e : entries_) {
     const ConfigField* f = find_config_field(e.path);
     if (!f) {
@@ -366,16 +367,23 @@ Config ConfigBuilder::build() const {
                         "unknown key (did you mean '" + closest_config_key(e.path) + "'?)");
     }
     f->set(c, e.value);
-    where[e.path] = e.value.loc();
+    where[e.path] = {e.value.loc(), order++};
   }
-  validate_config(c, [&](const std::string& path) {
-    auto it = where.find(path);
-    return it == where.end() ? SourceLoc{"<defaults>", 0, 0} : it->second;
-  });
+  validate_config(c, KeyOrigins{[&](const std::string& path) {
+                    auto it = where.find(path);
+                    return it == where.end() ? KeyOrigins::Origin{} : it->second;
+                  }});
   return c;
 }
 
-void validate_config(const Config& c, const std::function<SourceLoc(const std::string&)>& where) {
+void validate_config(const Config& c, const KeyOrigins& origins) {
+  auto origin = [&](const std::string& key) {
+    return origins.find ? origins.find(key) : KeyOrigins::Origin{};
+  };
+  auto where = [&](const std::string& key) {
+    const auto o = origin(key);
+    return o.order < 0 ? SourceLoc{"<defaults>", 0, 0} : o.loc;
+  };
   auto fail = [&](const std::string& key, const std::string& msg) { throw ConfigError(where(key), key, msg); };
   const ModelConfig& m = c.model;
   auto positive = [&](const std::string& key, double v) {
@@ -409,7 +417,7 @@ void validate_config(const Config& c, const std::function<SourceLoc(const std::s
   // A recipe that asks for quantization must quantize at least one layer: never a silent fallback.
   if (c.recipe.quantized.any_quantized() && !c.recipe.quantize_lm_head &&
       c.recipe.keep_first + c.recipe.keep_last >= m.n_layers)
-    fail(where("recipe.keep_last").line > 0 ? "recipe.keep_last" : "recipe.keep_first",
+    fail(origin("recipe.keep_last").order >= origin("recipe.keep_first").order ? "recipe.keep_last" : "recipe.keep_first",
          "the recipe quantizes no layer: keep_first + keep_last covers all " + std::to_string(m.n_layers) +
              " blocks and the LM head is not quantized");
 
@@ -431,10 +439,11 @@ void validate_config(const Config& c, const std::function<SourceLoc(const std::s
         const std::string why = validate(*spec, rows, cols);
         if (!why.empty()) {
           const std::string key = std::string(prefix) + "." + name;
-          // Point at the most specific field that was set.
+          // Point at the field of this operand that was set last.
           std::string at = key + ".block";
-          for (const char* leaf : {".rounding", ".tile", ".rht", ".rht_size", ".scale", ".element", ".block"})
-            if (where(key + leaf).line > 0 || where(key + leaf).file != "<defaults>") at = key + leaf;
+          int latest = -1;
+          for (const char* leaf : {".element", ".block", ".scale", ".scale_rule", ".tile", ".rounding", ".rht", ".rht_size"})
+            if (origin(key + leaf).order > latest) latest = origin(key + leaf).order, at = key + leaf;
           fail(at, why + " (operand " + std::to_string(rows) + "x" + std::to_string(cols) + ")");
         }
       }

@@ -105,9 +105,18 @@ class ConfigBuilder {
   std::vector<ConfigEntry> entries_;
 };
 
+// Where each key was set: its location and its position among the layers (-1: a default).
+struct KeyOrigins {
+  struct Origin {
+    SourceLoc loc;
+    int order = -1;
+  };
+  std::function<Origin(const std::string&)> find;
+};
+
 // Cross-field checks (head count divides d_model, block sizes divide dimensions, SR only where
-// defined, ...). `where(path)` gives the location that set a key, for the error message.
-void validate_config(const Config& c, const std::function<SourceLoc(const std::string&)>& where);
+// defined, ...). Errors name the key and the location that set it.
+void validate_config(const Config& c, const KeyOrigins& origins = {});
 
 // The canonical resolved config: every field in declaration order, as nested YAML.
 std::string canonical_yaml(const Config& c);
