@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# End to end: a 4-cell grid (tiny model, 96 steps per cell) run to completion as the reference;
-# then the same grid killed with SIGKILL mid-run and resumed, stopped with SIGINT and resumed, run by
-# two concurrent `fp4lab run` on one folder, and run under `mpirun -np 3` -- each time every cell
-# is done exactly once and its run file matches the reference bit for bit (all datasets except
-# steps/step_seconds). Also: --cell, the Slurm script, status, and a diverging cell that does
-# not stop the others. Usage: grid_e2e.sh FP4LAB_BINARY SOURCE_DIR
+# End to end for grids: a 4-cell reference run; the same grid after SIGKILL + resume, SIGINT + resume,
+# two concurrent runs, and mpirun -np 3 -- each cell done once, run files bit-identical to the
+# reference (except step_seconds); --cell, the Slurm script, status, a diverging cell.
+# Usage: grid_e2e.sh FP4LAB_BINARY SOURCE_DIR
 set -euo pipefail
 FP4LAB=$1
 SRC=$2

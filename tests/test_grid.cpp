@@ -369,5 +369,28 @@ TEST(GridCli, PlanPrintsCellsAndCount) {
   EXPECT_EQ(r.out.find(load_grid(grid).cells[0].id), std::string::npos);
 }
 
+TEST(GridCli, SlurmWritesAnArrayScriptAndAFolderKeepsItsGrid) {
+  TempDir d;
+  d.write("base.yaml", kBase);
+  const std::string grid = d.write("g.yaml", "name: demo\nbase: base.yaml\nseeds: [0, 1, 2]\n");
+  CliResult r = run_cli("slurm '" + grid + "' --out out --threads 3 --time 1-02:00:00", d.path());
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(d.path() / "out" / "slurm.sbatch");
+  std::stringstream script;
+  script << in.rdbuf();
+  for (const std::string line : {"#SBATCH --array=0-2\n", "#SBATCH --cpus-per-task=3\n", "#SBATCH --time=1-02:00:00\n",
+                                 "--cell \"$SLURM_ARRAY_TASK_ID\" --out ", " --threads 3\n", "/out/grid.yaml' "})
+    EXPECT_NE(script.str().find(line), std::string::npos) << "missing '" << line << "' in\n" << script.str();
+  EXPECT_TRUE(fs::exists(d.path() / "out" / "manifest.yaml"));
+  EXPECT_EQ(ids(load_grid((d.path() / "out" / "grid.yaml").string())), ids(load_grid(grid)));
+  // Another grid may not take over the folder; a bad --time is a usage error.
+  const std::string other = d.write("h.yaml", "name: other\nbase: base.yaml\n");
+  r = run_cli("slurm '" + other + "' --out out", d.path());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("the folder holds grid 'demo', not 'other'"), std::string::npos) << r.err;
+  EXPECT_EQ(run_cli("slurm '" + grid + "' --out out2 --time 90min", d.path()).code, 2);
+  EXPECT_FALSE(fs::exists(d.path() / "out2"));
+}
+
 }  // namespace
 }  // namespace fp4lab::grid

@@ -1,12 +1,9 @@
 // fp4lab plan / run / status / slurm: the grid commands. Parsing, expansion and validation are in
 // experiments/grid/grid.hpp, running in runner.hpp; this file only maps options to them and prints.
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <optional>

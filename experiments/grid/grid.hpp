@@ -59,8 +59,9 @@ struct Grid {
   std::string describe(const Cell& c) const;      // "recipe=nvfp4 seed=0"
 };
 
-// Reads, expands and validates a grid file; `sets` are command-line key=value overrides applied
-// after everything else. Throws ConfigError on any problem.
+// Reads, expands and validates a grid file. A cell's keys are layered
+//   base (or config:) < overrides < axes, in file order < set: < `sets` (--set key=value)
+// Throws ConfigError on any problem.
 Grid load_grid(const std::string& path, const std::vector<std::string>& sets = {});
 // The same from an already parsed document; a relative `base:` is resolved against `path`'s folder.
 Grid parse_grid(const Value& root, const std::string& path, const std::vector<std::string>& sets = {});
