@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 namespace fp4lab::analysis {
 
@@ -274,26 +275,26 @@ double tokens_at_step(const Curves& c, int64_t step) {
 std::vector<QuantSeries> quant_series(const std::vector<const RunData*>& runs, const std::vector<const Curves*>& curves) {
   // key = role*2 + operand; per key: step -> sums over tensors and seeds.
   struct Acc {
-    double n = 0, sqnr = 0, flushed = 0, saturated = 0, tokens = 0, n_tokens = 0;
+    double n = 0, sqnr = 0, flushed = 0, saturated = 0;
   };
   std::map<int, std::map<int64_t, Acc>> acc;
+  std::map<int64_t, std::pair<double, int>> step_tokens;  // step -> (sum over runs, runs)
   for (size_t r = 0; r < runs.size(); ++r) {
-    std::map<int64_t, double> tok_cache;
+    std::set<int64_t> seen;
     for (const auto& q : runs[r]->quant) {
+      if (seen.insert(q.step).second) {
+        const double t = tokens_at_step(*curves[r], q.step);
+        if (std::isfinite(t)) {
+          step_tokens[q.step].first += t;
+          step_tokens[q.step].second += 1;
+        }
+      }
       if (!std::isfinite(q.sqnr_db)) continue;
       Acc& a = acc[static_cast<int>(q.role) * 2 + static_cast<int>(q.operand)][q.step];
       a.n += 1;
       a.sqnr += q.sqnr_db;
       a.flushed += q.frac_flushed;
       a.saturated += q.frac_saturated;
-      auto it = tok_cache.find(q.step);
-      if (it == tok_cache.end()) {
-        it = tok_cache.emplace(q.step, tokens_at_step(*curves[r], q.step)).first;
-        if (std::isfinite(it->second)) {
-          a.tokens += it->second;
-          a.n_tokens += 1;
-        }
-      }
     }
   }
   std::vector<QuantSeries> out;
@@ -303,8 +304,9 @@ std::vector<QuantSeries> quant_series(const std::vector<const RunData*>& runs, c
     s.operand = static_cast<Operand>(key % 2);
     s.label = to_string(s.role) + " " + operand_name(s.role, s.operand);
     for (const auto& [step, a] : by_step) {
+      const auto it = step_tokens.find(step);
       s.step.push_back(step);
-      s.tokens.push_back(a.n_tokens > 0 ? a.tokens / a.n_tokens : kNaN);
+      s.tokens.push_back(it != step_tokens.end() ? it->second.first / it->second.second : kNaN);
       s.sqnr_db.push_back(a.sqnr / a.n);
       s.frac_flushed.push_back(a.flushed / a.n);
       s.frac_saturated.push_back(a.saturated / a.n);
@@ -436,6 +438,7 @@ void budget_analysis(AnalysisReport& rep) {
     std::vector<double> base_losses;
     for (const auto& [seed, loss] : base_it->second) base_losses.push_back(loss);
     fam.reference_loss = seed_stats(base_losses).mean;
+    if (fam.reference == static_cast<int>(f)) continue;  // a baseline family is the reference itself
     fam.crossing = budget_to_match(fam.budgets, fam.final_loss, fam.reference_loss);
     fam.token_gap = fam.crossing.budget / fam.base_budget - 1;
     if (fam.crossing.match == BudgetMatch::above_all)
@@ -686,6 +689,14 @@ AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides) 
     }
     for (const auto& [state, count] : excluded) g.note += std::to_string(count) + " " + state + " excluded; ";
     if (g.n_included == 1) single_seed = true;
+    if (!g.is_baseline && g.reference >= 0) {
+      const auto& rv = rep.groups[g.reference].vary;
+      const auto a = std::as_const(g.vary).find(set.budget_key);
+      const auto b = rv.find(set.budget_key);
+      if (a != g.vary.end() && b != rv.end() && !values_equal(a->second, b->second))
+        g.note += "compared with a baseline of another " + set.budget_key +
+                  ": per-step and final gaps mix two schedules (see the multi-budget table); ";
+    }
     g.loss = make_band(loss_series);
     g.diff = make_band(diff_series_v);
     g.val = make_band(val_series);

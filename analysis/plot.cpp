@@ -40,6 +40,17 @@ std::string quote(const std::string& s) {
   return out + "'";
 }
 
+// A plot title: double-quoted so that "\n" breaks the line (first line: what, second: how).
+std::string title(const std::string& what, const std::string& how = "") {
+  std::string out = "\"";
+  for (char c : what + (how.empty() ? "" : "\n" + how)) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') out += "\\n";
+    else out += c;
+  }
+  return out + "\"";
+}
+
 // A string field inside a datablock (double quotes; none inside).
 std::string field(const std::string& s) {
   std::string out = "\"";
@@ -60,6 +71,12 @@ std::string tag(const char* prefix, long long i) {
   std::string out(prefix);
   out += std::to_string(i);
   return out;
+}
+
+std::string signed_pct(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.1f%%", fraction * 100);
+  return buf;
 }
 
 std::string group_title(const GroupResult& g) { return g.label + (g.is_baseline ? " (baseline)" : ""); }
@@ -100,7 +117,8 @@ std::string header(const Script& s, const PlotOptions& o) {
      << "set output out\n"
      << "set encoding utf8\n"
      << "set grid lc rgb '#dddddd'\n"
-     << "set key outside right top vertical Left reverse noautotitle\n";
+     << "set key below center horizontal Left reverse noautotitle\n"
+     << "set offsets 0, 0, graph 0.06, graph 0.06\n";
   return os.str();
 }
 
@@ -127,9 +145,9 @@ Script loss_plot(const AnalysisReport& r, const PlotOptions& o) {
            << quote("  validation");
   }
   if (!curves) return {};
-  os << "set title " << quote("Training loss vs tokens (debiased EMA, weight " + num(r.settings.ema) +
-                              "; bands: min..max over seeds; dots: validation)") << "\n"
-     << "set logscale x\nset format x '%.0e'\n"
+  os << "set title " << title("Training loss vs tokens", "debiased EMA, weight " + num(r.settings.ema) +
+                                  "; bands: min..max over seeds; dots: validation loss") << "\n"
+     << "set logscale x\nset format x '%.0s%c'\nset autoscale xfix\n"
      << "set xlabel 'tokens (log scale)'\nset ylabel 'loss (nats/token)'\n"
      << "plot " << plot.str() << "\n";
   return {"loss_vs_tokens", os.str()};
@@ -157,9 +175,10 @@ Script diff_plot(const AnalysisReport& r, const PlotOptions& o) {
     if (std::isfinite(g.window_tokens_hi)) hi = std::max(hi, g.window_tokens_hi);
   }
   if (!curves) return {};
-  os << "set title " << quote("Loss difference to the baseline (same seed, per step, EMA-smoothed; shaded: converged window, " +
-                              r.settings.window_text() + ")") << "\n"
-     << "set logscale x\nset format x '%.0e'\n"
+  os << "set title " << title("Loss difference to the baseline (same seed, matched by step, EMA-smoothed)",
+                              "line: mean over seeds; band: min..max; shaded: converged window, " +
+                                  r.settings.window_text()) << "\n"
+     << "set logscale x\nset format x '%.0s%c'\nset autoscale xfix\n"
      << "set xlabel 'tokens (log scale)'\nset ylabel 'loss - baseline loss (nats/token)'\n"
      << "set xzeroaxis lt 1 lc rgb '#555555'\n";
   if (std::isfinite(lo) && std::isfinite(hi) && hi > lo)
@@ -188,8 +207,9 @@ Script gaps_plot(const AnalysisReport& r) {
   }
   os << "EOD\n";
   if (x == 0) return {};
-  os << "set title " << quote("Loss gap to the baseline per config: mean over seeds, bars = " +
-                              num(r.settings.confidence * 100) + "% CI (Student t; none with one seed)") << "\n"
+  os << "set title " << title("Loss gap to the baseline per config",
+                              "mean over seeds; bars: " + num(r.settings.confidence * 100) +
+                                  "% CI (Student t; none with one seed)") << "\n"
      << "set xrange [-0.6:" << x - 0.4 << "]\n"
      << "set xtics rotate by -25 left\n"
      << "set bmargin 8\n"
@@ -216,9 +236,9 @@ Script token_gap_plot(const AnalysisReport& r) {
   }
   os << "EOD\n";
   if (x == 0) return {};
-  os << "set title " << quote("Extra tokens to reach the target loss (" + r.settings.target_text() +
-                              "): T_config / T_baseline - 1, mean over seeds, " +
-                              num(r.settings.confidence * 100) + "% CI") << "\n"
+  os << "set title " << title("Extra tokens to reach the target loss (target: " + r.settings.target_text() + ")",
+                              "T_config / T_baseline - 1, mean over seeds; bars: " +
+                                  num(r.settings.confidence * 100) + "% CI") << "\n"
      << "set xrange [-0.6:" << x - 0.4 << "]\n"
      << "set xtics rotate by -25 left\nset bmargin 8\n"
      << "set xzeroaxis lt 1 lc rgb '#555555'\n"
@@ -227,7 +247,8 @@ Script token_gap_plot(const AnalysisReport& r) {
      << kPalette[0] << "' title 'reached the target'";
   if (censored)
     os << ", \\\n     $tok using 1:($5 == 1 ? $2 : NaN) with points pt 9 ps 1.6 lc rgb '" << kPalette[1]
-       << "' title 'never reached within budget (lower bound)'";
+       << "' title 'never reached within budget (lower bound)', \\\n"
+       << "     $tok using 1:($5 == 1 ? $2 : NaN):(sprintf('> %.1f%%', $2)) with labels offset 0,1.2 notitle";
   os << "\n";
   return {"token_gap", os.str()};
 }
@@ -253,11 +274,13 @@ Script budget_plot(const AnalysisReport& r) {
     os << "set arrow " << obj++ << " from graph 0, first " << num(fam.reference_loss) << " to graph 1, first "
        << num(fam.reference_loss) << " nohead dt 2 lc rgb '#555555'\n";
     if (fam.crossing.match == BudgetMatch::inside)
-      os << "set label " << obj++ << " " << quote(num(fam.token_gap * 100) + "%") << " at " << num(fam.crossing.budget)
+      os << "set label " << obj++ << " " << quote(signed_pct(fam.token_gap)) << " at " << num(fam.crossing.budget)
          << ", " << num(fam.reference_loss) << " point pt 6 ps 2 offset 1,1\n";
   }
-  os << "set title " << quote("Final " + std::string(r.budget_families.front().final_loss_kind == "val" ? "validation" : "smoothed train") +
-                              " loss vs token budget (dashed: the baseline's final loss at its base budget)") << "\n"
+  os << "set title " << title("Final " + std::string(r.budget_families.front().final_loss_kind == "val" ? "validation" : "smoothed train") +
+                                  " loss vs token budget",
+                              "mean over seeds; dashed: the baseline's final loss at its base budget; circle: matched budget") << "\n"
+     << "set format x '%.3s%c'\nset offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06\n"
      << "set xlabel 'token budget (" << r.settings.budget_key << ", tokens)'\n"
      << "set ylabel 'final loss (nats/token)'\n"
      << "plot " << plot.str() << "\n";
@@ -282,8 +305,8 @@ std::vector<Script> quant_plots(const AnalysisReport& r, const PlotOptions& o) {
       plot << (curves++ ? ", \\\n     " : "") << "$q" << q << " using 1:2 with linespoints lw 1.5 pt " << (q % 6) + 4
            << " ps 0.6 lc rgb '" << kPalette[q % (sizeof kPalette / sizeof kPalette[0])] << "' title " << quote(s.label);
     }
-    os << "set title " << quote("Quantization SQNR over training: " + g.label + " (mean over tensors and seeds)") << "\n"
-       << "set logscale x\nset format x '%.0e'\n"
+    os << "set title " << title("Quantization SQNR over training: " + g.label, "mean over tensors and seeds, per GEMM operand") << "\n"
+       << "set logscale x\nset format x '%.0s%c'\nset autoscale xfix\n"
        << "set xlabel 'tokens (log scale)'\nset ylabel 'SQNR (dB)'\n"
        << "plot " << plot.str() << "\n";
     out.push_back({tag("quant_sqnr_g", g.index), os.str()});

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 namespace fp4lab::analysis {
 namespace fs = std::filesystem;
@@ -249,6 +251,17 @@ std::string csv_num(double x) {
   return std::string(buf, r.ptr);
 }
 
+// Cell indices ordered by config group, then seed, then cell index (for per-seed tables).
+std::vector<int> cells_by_group(const AnalysisReport& r) {
+  std::vector<int> order(r.cells.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    const CellResult &x = r.cells[a], &y = r.cells[b];
+    return std::tie(x.group, x.seed, x.index) < std::tie(y.group, y.seed, y.index);
+  });
+  return order;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------- JSON
@@ -341,7 +354,9 @@ std::string to_json(const AnalysisReport& r) {
   j.end_array();
 
   j.begin_array("budget_families");
-  for (const auto& f : r.budget_families) {
+  for (size_t fi = 0; fi < r.budget_families.size(); ++fi) {
+    const BudgetFamily& f = r.budget_families[fi];
+    const bool is_reference = f.reference == static_cast<int>(fi);
     j.begin_object();
     j.value("label", f.label).map("vary", f.vary).value("is_baseline", f.is_baseline);
     j.value("reference", f.reference >= 0 ? r.budget_families[f.reference].label : std::string());
@@ -356,7 +371,8 @@ std::string to_json(const AnalysisReport& r) {
     j.end_array();
     j.value("final_loss_kind", f.final_loss_kind);
     j.value("base_budget", f.base_budget).value("reference_loss", f.reference_loss);
-    j.value("match", match_name(f.crossing.match)).value("matched_budget", f.crossing.budget);
+    j.value("match", is_reference ? "reference" : match_name(f.crossing.match));
+    j.value("matched_budget", is_reference ? kNaN : f.crossing.budget);
     j.value("token_gap", f.token_gap);
     stats(j, "token_gap_seeds", f.token_gap_seeds, conf);
     j.value("note", f.note);
@@ -382,6 +398,33 @@ std::string to_json(const AnalysisReport& r) {
 
 // ---------------------------------------------------------------------------- Markdown
 
+std::string summary_table(const AnalysisReport& r) {
+  const std::string conf = fixed(r.settings.confidence * 100, 0) + "%";
+  int baselines = 0;
+  for (const auto& g : r.groups) baselines += g.is_baseline;
+  const bool show_reference = baselines > 1;  // say which baseline each config is compared with
+  std::vector<std::string> names = {"config", "seeds", "converged gap (nats)", conf + " CI", "per-step sd",
+                                    "converged rel. %", "final loss", "final gap (nats)", conf + " CI",
+                                    "final rel. %", "token gap", "gap to entropy", "note"};
+  if (show_reference) names.insert(names.begin() + 1, "vs baseline");
+  std::string out = header_row(names);
+  for (const auto& g : r.groups) {
+    const std::string seeds = std::to_string(g.n_included) + (g.n_included != g.n_cells ? "/" + std::to_string(g.n_cells) : "");
+    std::vector<std::string> cells;
+    if (g.is_baseline)
+      cells = {group_name(r, g.index), seeds, "baseline", "", "", "", fixed(g.final_loss.mean, 4), "", "", "", "",
+               fixed(g.entropy_gap.mean, 4), g.note};
+    else
+      cells = {group_name(r, g.index), seeds, fixed(g.converged_gap.mean, 4, true), ci_text(g.converged_gap, 4),
+               fixed(g.converged_step_sd.mean, 4), pct(g.converged_rel_pct.mean, 2, false),
+               fixed(g.final_loss.mean, 4), fixed(g.final_gap.mean, 4, true), ci_text(g.final_gap, 4),
+               pct(g.final_rel_pct.mean, 2, false), token_gap_text(g), fixed(g.entropy_gap.mean, 4), g.note};
+    if (show_reference) cells.insert(cells.begin() + 1, g.is_baseline ? "" : group_name(r, g.reference));
+    out += row(cells);
+  }
+  return out;
+}
+
 std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>& images, const std::string& base_dir) {
   const ResolvedSettings& s = r.settings;
   const std::string conf = fixed(s.confidence * 100, 0) + "%";
@@ -406,29 +449,14 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
     md << "\n";
   }
 
-  md << "## Summary by config (mean over seeds, " << conf << " CI)\n\n";
-  md << header_row({"config", "seeds", "converged gap (nats)", conf + " CI", "per-step sd", "converged rel. %",
-                    "final loss", "final gap (nats)", conf + " CI", "final rel. %", "token gap", "gap to entropy",
-                    "note"});
-  for (const auto& g : r.groups) {
-    const std::string seeds = std::to_string(g.n_included) + (g.n_included != g.n_cells ? "/" + std::to_string(g.n_cells) : "");
-    if (g.is_baseline) {
-      md << row({group_name(r, g.index), seeds, "baseline", "", "", "", fixed(g.final_loss.mean, 4), "", "", "", "",
-                 fixed(g.entropy_gap.mean, 4), g.note});
-      continue;
-    }
-    md << row({group_name(r, g.index), seeds, fixed(g.converged_gap.mean, 4, true), ci_text(g.converged_gap, 4),
-               fixed(g.converged_step_sd.mean, 4), pct(g.converged_rel_pct.mean, 2, false),
-               fixed(g.final_loss.mean, 4), fixed(g.final_gap.mean, 4, true), ci_text(g.final_gap, 4),
-               pct(g.final_rel_pct.mean, 2, false), token_gap_text(g), fixed(g.entropy_gap.mean, 4), g.note});
-  }
-  md << "\n";
+  md << "## Summary by config (mean over seeds, " << conf << " CI)\n\n" << summary_table(r) << "\n";
 
   md << "## Tokens to target\n\n";
   md << "Per seed: target, tokens at which the curve first reaches it (\"> budget\" = never reached, "
         "censored), the same-seed baseline's tokens, and the gap T_config / T_baseline − 1.\n\n";
   md << header_row({"config", "seed", "target (nats)", "tokens to target", "baseline tokens", "token gap"});
-  for (const auto& c : r.cells) {
+  for (int ci : cells_by_group(r)) {
+    const CellResult& c = r.cells[ci];
     if (!c.included || !std::isfinite(c.target)) continue;
     const std::string t = c.crossing.reached ? tokens_text(c.crossing.tokens) : "> " + tokens_text(c.crossing.tokens);
     const std::string tb = c.ref_crossing.reached ? tokens_text(c.ref_crossing.tokens) : "> " + tokens_text(c.ref_crossing.tokens);
@@ -457,6 +485,7 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
       if (f.crossing.match == BudgetMatch::above_all) matched = "> " + matched, gap = "> " + gap;
       if (f.crossing.match == BudgetMatch::below_all) matched = "≤ " + matched, gap = "≤ " + gap;
       if (!std::isfinite(f.reference_loss)) matched = gap = "—";
+      if (f.is_baseline && f.reference >= 0 && &r.budget_families[f.reference] == &f) matched = gap = "reference";
       md << row({f.label + (f.is_baseline ? " (baseline)" : ""), budgets, losses, tokens_text(f.base_budget),
                  fixed(f.reference_loss, 4), matched, gap, ci_text(f.token_gap_seeds, 1, 100, "%"), f.note});
     }
@@ -468,7 +497,8 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
      << s.window_text() << "; per-step sd is the step-to-step noise of that difference.\n\n";
   md << header_row({"config", "seed", "window steps", "window tokens", "mean gap (nats)", "per-step sd", "rel. %",
                     "final gap (nats)", "final rel. %", "final kind"});
-  for (const auto& c : r.cells) {
+  for (int ci : cells_by_group(r)) {
+    const CellResult& c = r.cells[ci];
     if (!c.included || c.is_baseline || c.reference < 0) continue;
     const PairedGap& p = c.converged;
     md << row({group_name(r, c.group), std::to_string(c.seed),
@@ -482,11 +512,12 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
   md << "## Cells\n\n";
   md << header_row({"#", "id", "config", "seed", "state", "step", "tokens", "last train loss", "final loss", "note"});
   for (const auto& c : r.cells) {
-    const std::string step = c.state == "pending" ? "—" : std::to_string(c.last_step);
+    const bool no_run = c.state == "pending" || c.state == "unreadable";
+    const std::string step = no_run ? "—" : std::to_string(c.last_step);
     std::string note = c.note;
     if (!c.message.empty()) note = c.message + (note.empty() ? "" : "; " + note);
     md << row({std::to_string(c.index), "`" + c.id + "`", group_name(r, c.group), std::to_string(c.seed), c.state, step,
-               c.state == "pending" ? "—" : tokens_text(c.tokens), fixed(c.last_train_loss, 4),
+               no_run ? "—" : tokens_text(c.tokens), fixed(c.last_train_loss, 4),
                std::isfinite(c.final_loss) ? fixed(c.final_loss, 4) + " (" + c.final_loss_kind + ")" : "—", note});
   }
   md << "\n";

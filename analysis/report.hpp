@@ -19,6 +19,8 @@ std::string to_json(const AnalysisReport& report);
 // (the directory report.md will live in; "" = as given).
 std::string to_markdown(const AnalysisReport& report, const std::vector<std::string>& images = {},
                         const std::string& base_dir = "");
+// Just the per-config summary table of the Markdown report (for a terminal: `fp4lab analyze`).
+std::string summary_table(const AnalysisReport& report);
 // One row per config group (level=group) and per cell (level=cell), full precision.
 std::string to_csv(const AnalysisReport& report);
 

@@ -29,7 +29,7 @@ constexpr double kDefaultEma = 0.9;              // debiased EMA weight per logg
 constexpr double kDefaultWindowFraction = 0.25;  // converged window: last 25% of steps
 constexpr double kDefaultConfidence = 0.95;      // two-sided Student-t CI over seeds
 constexpr const char* kDefaultTarget = "baseline_final";
-constexpr const char* kDefaultBudgetKey = "train.total_tokens";
+constexpr const char* kDefaultBudgetKey = "train.tokens";
 
 // Every field optional: an unset field falls back to the manifest's `analysis` section, then to
 // the defaults above (see resolve_settings). YAML keys (grid `analysis:` section / --set):
@@ -38,7 +38,7 @@ constexpr const char* kDefaultBudgetKey = "train.total_tokens";
 //   ema: 0.9                           (0 <= ema < 1; 0 = no smoothing)
 //   window: 0.25                       (converged window = last fraction of the paired steps)
 //   window_tokens: [2.0e6, 4.0e6]      (or an explicit token range; overrides window)
-//   budget_key: train.total_tokens     (the key whose variation makes the multi-budget form)
+//   budget_key: train.tokens     (the key whose variation makes the multi-budget form)
 //   confidence: 0.95
 struct AnalysisSettings {
   std::optional<std::string> target;

@@ -214,6 +214,21 @@ TEST_F(RunFileTest, ReopenTruncatesEverySeriesThenContinues) {
   EXPECT_TRUE(read_run(file).steps.empty());
 }
 
+// Runs RunFileChild.ReadsLiveFile in a new process of this test binary on `file`, expecting
+// `steps` contiguous steps; returns "" or the child's output on failure.
+std::string read_in_child(const std::string& file, int steps) {
+  const std::string self = fs::read_symlink("/proc/self/exe").string();
+  const std::string log = file + ".child.txt";
+  const std::string cmd = "FP4LAB_TEST_READ_RUN=" + file + " FP4LAB_TEST_READ_STEPS=" + std::to_string(steps) +
+                          " " + self + " --gtest_filter=RunFileChild.ReadsLiveFile > " + log + " 2>&1";
+  const int rc = std::system(cmd.c_str());
+  std::ifstream in(log);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (rc == 0 && ss.str().find("[  PASSED  ] 1 test") != std::string::npos) return "";
+  return cmd + "\n" + ss.str();
+}
+
 TEST_F(RunFileTest, ReadWhileWriterOpen) {
   const std::string file = path("live.h5");
   auto w = RunWriter::create(file, test_meta());
@@ -225,17 +240,7 @@ TEST_F(RunFileTest, ReadWhileWriterOpen) {
   expect_steps_contiguous(d, 30);
   // Another process (this test binary re-run as a pure reader; a fork would share our open
   // HDF5 file state and prove nothing).
-  {
-    const std::string self = fs::read_symlink("/proc/self/exe").string();
-    const std::string cmd = "FP4LAB_TEST_READ_RUN=" + file + " " + self +
-                            " --gtest_filter=RunFileChild.ReadsLiveFile > " + path("child.txt") + " 2>&1";
-    const int rc = std::system(cmd.c_str());
-    std::ifstream log(path("child.txt"));
-    std::stringstream ls;
-    ls << log.rdbuf();
-    EXPECT_EQ(rc, 0) << cmd << "\n" << ls.str();
-    EXPECT_NE(ls.str().find("[  PASSED  ] 1 test"), std::string::npos) << ls.str();
-  }
+  EXPECT_EQ(read_in_child(file, 30), "");
   // Another process (h5py), while we keep appending.
   write_steps(w, 31, 60);
   w.flush();
@@ -257,12 +262,25 @@ TEST_F(RunFileTest, ReadWhileWriterOpen) {
 // The reader half of ReadWhileWriterOpen: runs only when that test starts it in a new process.
 TEST(RunFileChild, ReadsLiveFile) {
   const char* file = std::getenv("FP4LAB_TEST_READ_RUN");
-  if (!file) GTEST_SKIP() << "helper for RunFileTest.ReadWhileWriterOpen";
+  const char* steps = std::getenv("FP4LAB_TEST_READ_STEPS");
+  if (!file || !steps) GTEST_SKIP() << "helper for RunFileTest.ReadWhileWriterOpen";
+  const int n = std::atoi(steps);
   const RunData d = read_run(file);
   EXPECT_EQ(d.status, RunStatus::running);
-  expect_steps_contiguous(d, 30);
-  EXPECT_EQ(d.val.size(), 1u);
-  EXPECT_EQ(d.quant.size(), 3u * 18u);
+  expect_steps_contiguous(d, n);
+  EXPECT_EQ(d.val.size(), static_cast<size_t>(n / 25));
+  EXPECT_EQ(d.quant.size(), static_cast<size_t>(n / 10) * 18u);
+}
+
+// Without flush(): records reach the file once kRunFlushSeconds have passed at an add_*.
+TEST_F(RunFileTest, FlushesOnItsOwnEverySecond) {
+  const std::string file = path("auto.h5");
+  auto w = RunWriter::create(file, test_meta());
+  write_steps(w, 1, 20);
+  EXPECT_EQ(read_in_child(file, 0), "") << "records are buffered until the flush interval";
+  ::usleep(static_cast<useconds_t>(kRunFlushSeconds * 1.1e6));
+  write_steps(w, 21, 21);
+  EXPECT_EQ(read_in_child(file, 21), "");
 }
 
 // The first ```python block of results/SCHEMA.md must run on a real run file.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <thread>
 
@@ -420,10 +421,26 @@ RunData read_run_once(const std::string& path, bool with_telemetry) {
   return d;
 }
 
+// HDF5's signature sits at offset 0 or at 512, 1024, 2048, ... (after a user block).
+bool has_hdf5_signature(const std::string& path) {
+  static const char kSignature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+  std::ifstream in(path, std::ios::binary);
+  const auto size = std::filesystem::file_size(path);
+  for (uint64_t offset = 0; offset + 8 <= size; offset = offset ? offset * 2 : 512) {
+    char buf[8];
+    in.seekg(static_cast<std::streamoff>(offset));
+    if (!in.read(buf, 8)) return false;
+    if (std::equal(buf, buf + 8, kSignature)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 RunData read_run(const std::string& path, bool with_telemetry) {
   if (!std::filesystem::exists(path)) throw std::runtime_error(path + ": no such file");
+  if (std::filesystem::file_size(path) > 0 && !has_hdf5_signature(path))
+    throw std::runtime_error(path + ": not an HDF5 file (so not an fp4lab run file)");
   // A read racing the writer's flush can see half-updated metadata; such errors are transient.
   constexpr int kAttempts = 5;
   for (int attempt = 1;; ++attempt) {
