@@ -321,6 +321,25 @@ std::vector<uint64_t> File::shape(const std::string& path) const {
   }
 }
 
+std::string File::element_type(const std::string& path) const {
+  std::lock_guard lock(h5_mutex());
+  const std::string norm = normalize(path);
+  try {
+    if (!impl_->exists(norm)) impl_->fail("no such dataset", norm);
+    const H5::DataSet ds = impl_->file.openDataSet(norm);
+    const size_t bits = 8 * ds.getDataType().getSize();
+    switch (ds.getTypeClass()) {
+      case H5T_FLOAT: return bits == 32 ? "float32" : bits == 64 ? "float64" : "other";
+      case H5T_INTEGER:
+        return (ds.getIntType().getSign() == H5T_SGN_NONE ? "uint" : "int") + std::to_string(bits);
+      case H5T_STRING: return "string";
+      default: return "other";
+    }
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot read the type of", norm, e);
+  }
+}
+
 template <class T>
 void File::append(const std::string& path, const T* data, uint64_t n_rows, uint64_t row) {
   std::lock_guard lock(h5_mutex());

@@ -1,4 +1,5 @@
-// Philox4x32-10 streams (Random123's r123::Philox4x32, 10 rounds, as TE's default build).
+// Philox4x32-10 streams (Random123's r123::Philox4x32_R<10>, the rounds of TE's default build):
+// key derivation, per-group draws, byte fills and sign vectors. The only Random123 includer.
 #include "core/quant/philox.hpp"
 
 #include <Random123/philox.h>

@@ -1,9 +1,7 @@
-// quantize: the fast block quantizer. Pass 1 (only with RHT or when the format needs the tensor
-// amax first: NVFP4, per-tensor fp32 scaling): the Hadamard transform into `out`, block amaxes and
-// the tensor amax. Pass 2, per row (1D) or band of tile rows (2D) under OpenMP: block amaxes (if
-// pass 1 did not keep them), block scales (E4M3 codes eight blocks at a time, multipliers from
-// per-code tables), then the AVX2 row kernel of encode_kernels.hpp. Every element, code, scale and
-// count is bit-identical to quantize_reference, for any thread count.
+// quantize, the fast path: pass 1 (with RHT, or when the tensor amax is needed first) transforms
+// into `out` and keeps block amaxes; pass 2, OpenMP per row or 2D band, forms block scales (E4M3
+// codes 8 blocks at a time, per-code multiplier tables) and runs the AVX2 row kernels. Bit-identical
+// to quantize_reference (codes, scales, outputs, counts) for any thread count.
 #include "core/quant/quantize.hpp"
 
 #include <algorithm>

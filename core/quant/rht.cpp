@@ -1,8 +1,7 @@
-// Random Hadamard transform. The reference sums the n signed fp32 inputs exactly in a fixed-point
-// integer accumulator and rounds the result to odd at 53 bits (so the one later rounding to bf16
-// is the rounding of the exact sum). The fast path runs the fp64 butterfly, which is exact when
-// the inputs' exponents span at most 29 - log2(n) binades (all partial sums then fit 53 bits);
-// any other vector (and any non-finite one) takes the reference path.
+// Random Hadamard transform. Reference: the exact sum in a wide integer, rounded to odd at 53 bits
+// (so the one later bf16 rounding rounds the exact sum). Fast: the fp64 butterfly, exact when the
+// inputs span at most 29 - log2(n) binades (partial sums fit 53 bits); other, all-zero and
+// non-finite vectors take the reference path.
 #include "core/quant/rht.hpp"
 
 #include <immintrin.h>
