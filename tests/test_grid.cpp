@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -182,17 +183,18 @@ TEST(GridExpansion, BaselinePerSeedAndOtherAxes) {
     EXPECT_EQ(b.config.train.batch_size, c.config.train.batch_size);
   }
   EXPECT_EQ(g.baseline, (Vary{{"recipe", "bf16"}}));
-  EXPECT_DOUBLE_EQ(g.analysis.window_fraction, 0.5);
-  EXPECT_DOUBLE_EQ(g.analysis.ema, 0.9);
+  EXPECT_EQ(g.analysis.window_fraction, 0.5);
+  EXPECT_EQ(g.analysis.ema, 0.9);
   // A budget axis for one recipe only: those cells fall back to the one baseline of their seed.
   const Grid budget = grid_from(d,
                                 "base: base.yaml\naxes:\n  recipe: [nvfp4, mxfp4]\n  train.tokens: [4096, 5120, 6144]\n"
                                 "exclude: [{recipe: nvfp4, train.tokens: [5120, 6144]}]\n"
                                 "baseline: {recipe: nvfp4, train.tokens: 4096}\n"
-                                "analysis: {window: [1024, 4096]}\n");
+                                "analysis: {window_tokens: [1024, 4096], budget_key: train.tokens}\n");
   ASSERT_EQ(budget.cells.size(), 4u);
   for (const auto& c : budget.cells) EXPECT_EQ(c.baseline, 0) << budget.describe(c);
-  EXPECT_EQ(budget.analysis.window_start_tokens, 1024);
+  EXPECT_EQ(budget.analysis.window_tokens->first, 1024);
+  EXPECT_EQ(budget.analysis.budget_key, "train.tokens");
 }
 
 TEST(GridIds, StableUnderKeyOrderFormattingAndName) {
@@ -279,6 +281,22 @@ TEST(GridErrors, ImpossibleCellNamesTheAxisValue) {
   EXPECT_NE(preset.find("cell 1 (recipe=nvfp4)"), std::string::npos) << preset;
 }
 
+TEST(GridAblations, ShippedGridsPlanWithTheirCellCounts) {
+  const std::map<std::string, size_t> expected = {{"quickstart", 6},     {"nvfp4_vs_mxfp4", 12},
+                                                  {"nvfp4_vs_fp8", 6},   {"layer_exemption", 14},
+                                                  {"nvfp4_ablation", 12}};
+  for (const auto& [name, count] : expected) {
+    const fs::path file = fs::path(FP4LAB_SOURCE_DIR) / "ablations" / (name + ".yaml");
+    const Grid g = load_grid(file.string());
+    EXPECT_EQ(g.name, name);
+    EXPECT_EQ(g.cells.size(), count) << file;
+    for (const auto& c : g.cells) EXPECT_GE(c.baseline, 0) << file << ": cell " << c.index << " has no baseline";
+  }
+  const Grid q = load_grid((fs::path(FP4LAB_SOURCE_DIR) / "ablations" / "quickstart.yaml").string());
+  EXPECT_EQ(q.cells[0].config.model.d_model, 64);
+  EXPECT_EQ(q.cells[0].config.recipe.name, "nvfp4");
+}
+
 // ---- the malformed-grid corpus, through the CLI ----
 
 struct CliResult {
@@ -349,6 +367,29 @@ TEST(GridCli, PlanPrintsCellsAndCount) {
   EXPECT_FALSE(fs::exists(d.path() / "results"));
   // The command-line --set changes the ids.
   EXPECT_EQ(r.out.find(load_grid(grid).cells[0].id), std::string::npos);
+}
+
+TEST(GridCli, SlurmWritesAnArrayScriptAndAFolderKeepsItsGrid) {
+  TempDir d;
+  d.write("base.yaml", kBase);
+  const std::string grid = d.write("g.yaml", "name: demo\nbase: base.yaml\nseeds: [0, 1, 2]\n");
+  CliResult r = run_cli("slurm '" + grid + "' --out out --threads 3 --time 1-02:00:00", d.path());
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(d.path() / "out" / "slurm.sbatch");
+  std::stringstream script;
+  script << in.rdbuf();
+  for (const std::string line : {"#SBATCH --array=0-2\n", "#SBATCH --cpus-per-task=3\n", "#SBATCH --time=1-02:00:00\n",
+                                 "--cell \"$SLURM_ARRAY_TASK_ID\" --out ", " --threads 3\n", "/out/grid.yaml' "})
+    EXPECT_NE(script.str().find(line), std::string::npos) << "missing '" << line << "' in\n" << script.str();
+  EXPECT_TRUE(fs::exists(d.path() / "out" / "manifest.yaml"));
+  EXPECT_EQ(ids(load_grid((d.path() / "out" / "grid.yaml").string())), ids(load_grid(grid)));
+  // Another grid may not take over the folder; a bad --time is a usage error.
+  const std::string other = d.write("h.yaml", "name: other\nbase: base.yaml\n");
+  r = run_cli("slurm '" + other + "' --out out", d.path());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("the folder holds grid 'demo', not 'other'"), std::string::npos) << r.err;
+  EXPECT_EQ(run_cli("slurm '" + grid + "' --out out2 --time 90min", d.path()).code, 2);
+  EXPECT_FALSE(fs::exists(d.path() / "out2"));
 }
 
 }  // namespace

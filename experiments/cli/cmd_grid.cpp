@@ -1,17 +1,16 @@
 // fp4lab plan / run / status / slurm: the grid commands. Parsing, expansion and validation are in
 // experiments/grid/grid.hpp, running in runner.hpp; this file only maps options to them and prints.
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <regex>
 #include <sstream>
 
+#include "analysis/runs.hpp"
 #include "experiments/cli/commands.hpp"
 #include "experiments/grid/grid.hpp"
 #include "experiments/grid/runner.hpp"
@@ -56,12 +55,9 @@ std::string baseline_column(const Grid& g, const grid::Cell& c) {
 }
 
 std::string analysis_text(const Grid& g) {
-  const auto& a = g.analysis;
+  const analysis::ResolvedSettings a = analysis::resolve_settings(g.analysis, {});
   std::ostringstream s;
-  s << "analysis: target " << (a.target.empty() ? "none" : a.target) << ", window ";
-  if (a.window_start_tokens >= 0) s << "tokens [" << a.window_start_tokens << ", " << a.window_end_tokens << ")";
-  else s << "last " << a.window_fraction * 100 << "% of the run";
-  s << ", ema " << a.ema;
+  s << "analysis: target " << a.target_text() << ", converged window " << a.window_text() << ", ema " << a.ema;
   return s.str();
 }
 
@@ -93,29 +89,35 @@ std::string format_loss(double x) {
   return buf;
 }
 
+// Reads the folder's manifest (written by `fp4lab run`), so the ids are the ones the runs used
+// even if presets changed since.
 void print_status(const std::string& dir) {
-  const std::string file = grid::grid_file_path(dir);
-  if (!fs::exists(file))
-    throw ConfigError(SourceLoc{dir, 0, 0}, "DIR", "not a grid output folder (no grid.yaml; `fp4lab run` writes one)");
-  const Grid g = grid::load_grid(file);
+  const std::optional<analysis::GridManifest> m = analysis::read_grid_manifest(dir);
+  if (!m || m->cells.empty())
+    throw ConfigError(SourceLoc{dir, 0, 0}, "DIR", "not a grid output folder (no manifest.yaml; `fp4lab run` writes one)");
+  std::vector<std::string> keys;  // the seed first, then the other varying keys
+  for (const auto& c : m->cells)
+    for (const auto& [k, v] : c.vary)
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  std::stable_partition(keys.begin(), keys.end(), analysis::is_seed_key);
   std::vector<std::string> header = {"cell", "id", "state", "step", "tokens", "loss"};
-  for (const auto& a : g.axes) header.push_back(a.name);
+  header.insert(header.end(), keys.begin(), keys.end());
   Table t(header);
   int counts[6] = {};
   std::vector<std::string> notes;
-  for (const auto& c : g.cells) {
+  for (const auto& c : m->cells) {
     const grid::CellStatus st = grid::cell_status(dir, c.id);
     ++counts[static_cast<int>(st.state)];
     const bool started = st.state != grid::CellState::pending;
     std::vector<std::string> row = {std::to_string(c.index), c.id, to_string(st.state),
                                     started ? std::to_string(st.step) : "-", started ? std::to_string(st.tokens) : "-",
                                     format_loss(st.last_loss)};
-    for (const auto& [k, v] : c.vary) row.push_back(v);
+    for (const auto& k : keys) row.push_back(c.vary.count(k) ? c.vary.at(k) : "");
     t.add(row);
     if ((st.state == grid::CellState::failed || st.state == grid::CellState::diverged) && !st.message.empty())
       notes.push_back("cell " + std::to_string(c.index) + ": " + st.message);
   }
-  std::cout << "grid " << g.name << " (" << dir << "): " << g.cells.size() << " cells";
+  std::cout << "grid " << dir << ": " << m->cells.size() << " cells";
   for (auto s : {grid::CellState::done, grid::CellState::running, grid::CellState::interrupted, grid::CellState::failed,
                  grid::CellState::diverged, grid::CellState::pending})
     if (counts[static_cast<int>(s)]) std::cout << ", " << counts[static_cast<int>(s)] << " " << to_string(s);
@@ -208,7 +210,7 @@ void add_grid_commands(CLI::App& app) {
   });
 
   CLI::App* status = app.add_subcommand("status", "One line per cell of a grid output folder: state, step, tokens, loss");
-  status->add_option("dir", o->out, "grid output folder (holds grid.yaml)")->required();
+  status->add_option("dir", o->out, "grid output folder (holds manifest.yaml)")->required();
   status->callback([o] { print_status(o->out); });
 
   CLI::App* slurm = app.add_subcommand("slurm", "Write a Slurm job-array script running one cell per array task");

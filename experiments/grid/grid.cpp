@@ -32,9 +32,14 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
+// The candidate nearest to `word`: the shortest one that extends it ("optim.warmup" ->
+// "optim.warmup_tokens"), else the one at the smallest edit distance.
 std::string closest(const std::string& word, const std::vector<std::string>& candidates) {
   std::string best;
   size_t best_d = SIZE_MAX;
+  for (const auto& c : candidates)
+    if (c.size() > word.size() && c.rfind(word, 0) == 0 && (best.empty() || c.size() < best.size())) best = c;
+  if (!best.empty()) return best;
   for (const auto& c : candidates)
     if (size_t d = edit_distance(word, c); d < best_d) best_d = d, best = c;
   return best;
@@ -119,7 +124,6 @@ bool same_value(const Value& a, const Value& b) {
 
 const std::vector<std::string> kGridKeys = {"name",    "base",     "config",   "overrides", "axes", "zip",
                                             "exclude", "seeds",    "baseline", "analysis",  "set"};
-const std::vector<std::string> kAnalysisKeys = {"target", "window", "ema"};
 
 std::vector<std::string> axis_names(const std::vector<Axis>& axes) {
   std::vector<std::string> names;
@@ -277,47 +281,6 @@ bool matches(const Match& m, const std::vector<int>& value) {
   return true;
 }
 
-AnalysisSettings parse_analysis(const Value& v, bool has_baseline) {
-  AnalysisSettings s;
-  if (!v.is_map()) fail(v.loc(), "analysis", "expected a map with target, window, ema");
-  for (const auto& e : v.entries()) {
-    const std::string key = "analysis." + e.key;
-    if (e.key == "target") {
-      double x;
-      if (as_number(e.value, x)) {
-        if (!(x > 0) || !std::isfinite(x)) fail(e.value.loc(), key, "a target loss must be a positive number");
-        s.target = e.value.text();
-        s.target_loss = x;
-      } else if (e.value.is_scalar() && e.value.text() == "baseline_final") {
-        if (!has_baseline) fail(e.value.loc(), key, "target baseline_final needs a `baseline:`");
-        s.target = "baseline_final";
-      } else {
-        fail(e.value.loc(), key, "expected baseline_final or a loss value, got '" + flow_text(e.value) + "'");
-      }
-    } else if (e.key == "window") {
-      if (e.value.is_list()) {
-        if (e.value.items().size() != 2) fail(e.value.loc(), key, "a token window is [start, end]");
-        s.window_start_tokens = e.value.items()[0].as_int(key);
-        s.window_end_tokens = e.value.items()[1].as_int(key);
-        if (s.window_start_tokens < 0 || s.window_end_tokens <= s.window_start_tokens)
-          fail(e.value.loc(), key, "a token window [start, end] needs 0 <= start < end");
-      } else {
-        s.window_fraction = e.value.as_double(key);
-        if (!(s.window_fraction > 0 && s.window_fraction <= 1))
-          fail(e.value.loc(), key, "a window fraction must be in (0, 1]");
-      }
-    } else if (e.key == "ema") {
-      s.ema = e.value.as_double(key);
-      if (!(s.ema >= 0 && s.ema < 1)) fail(e.value.loc(), key, "ema must be in [0, 1)");
-    } else {
-      fail(e.key_loc, key, "unknown analysis key" + did_you_mean(e.key, kAnalysisKeys));
-    }
-  }
-  if (s.target == "baseline_final" && !has_baseline && !v.find("target"))
-    s.target = "";  // no baseline: nothing to compare with by default
-  return s;
-}
-
 // The text of a ConfigError without its "file:line: key 'k': " prefix.
 std::string bare_message(const ConfigError& e) {
   std::string prefix = e.loc.str() + ": ";
@@ -357,7 +320,22 @@ Value base_as_map(const ConfigBuilder& base) {
 }  // namespace
 
 const std::vector<std::string>& grid_keys() { return kGridKeys; }
-const std::vector<std::string>& analysis_keys() { return kAnalysisKeys; }
+
+analysis::GridManifest grid_manifest(const Grid& g) {
+  analysis::GridManifest m;
+  m.grid = g.path;
+  for (const auto& c : g.cells) {
+    analysis::CellInfo info;
+    info.index = c.index;
+    info.id = c.id;
+    info.seed = static_cast<int64_t>(c.seed);
+    info.vary.insert(c.vary.begin(), c.vary.end());
+    m.cells.push_back(std::move(info));
+  }
+  m.baseline.insert(g.baseline.begin(), g.baseline.end());
+  m.settings = g.analysis;
+  return m;
+}
 
 int Grid::axis_index(const std::string& name) const {
   for (size_t i = 0; i < axes.size(); ++i)
@@ -520,7 +498,11 @@ Grid parse_grid(const Value& root, const std::string& path, const std::vector<st
     try {
       cell.config = b.build();
     } catch (const ConfigError& e) {
+      // The axis that set the key, or else one that set a sibling (another field of the same operand).
       auto it = set_by_axis.find(e.key);
+      const std::string parent = e.key.substr(0, e.key.rfind('.') + 1);
+      for (auto s = set_by_axis.begin(); it == set_by_axis.end() && s != set_by_axis.end(); ++s)
+        if (!parent.empty() && s->first.rfind(parent, 0) == 0 && g.axes[s->second].kind != Axis::Kind::seed) it = s;
       const std::string where = "cell " + std::to_string(cell.index) + " (" + g.describe(cell) + ")";
       if (it == set_by_axis.end()) throw ConfigError(e.loc, e.key, where + ": " + bare_message(e));
       const AxisValue& v = g.axes[it->second].values[combo[it->second]];
@@ -577,8 +559,12 @@ Grid parse_grid(const Value& root, const std::string& path, const std::vector<st
     }
   }
 
-  if (const Value* an = root.find("analysis")) g.analysis = parse_analysis(*an, !g.baseline.empty());
-  else if (g.baseline.empty()) g.analysis.target = "";
+  if (const Value* an = root.find("analysis")) {
+    g.analysis = analysis::parse_analysis_settings(*an);
+    const Value* target = an->is_map() ? an->find("target") : nullptr;
+    if (target && g.analysis.target->rfind("baseline", 0) == 0 && g.baseline.empty())
+      fail(target->loc(), "analysis.target", "target " + *g.analysis.target + " needs a `baseline:`");
+  }
 
   // the self-contained copy
   Value resolved = Value::map();

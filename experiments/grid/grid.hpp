@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/runs.hpp"
 #include "core/config/config.hpp"
 #include "core/config/value.hpp"
 
@@ -43,23 +44,13 @@ struct Cell {
                            // cell); -1 when the grid has no baseline or no comparable cell
 };
 
-// The analysis section: how the grid's comparisons are computed (read by `fp4lab analyze`).
-struct AnalysisSettings {
-  std::string target = "baseline_final";  // "baseline_final" or a loss given as a number
-  double target_loss = 0;                 // when target is a number
-  double window_fraction = 0.25;          // converged window: the last fraction of the run ...
-  int64_t window_start_tokens = -1;       // ... or this token range (both >= 0)
-  int64_t window_end_tokens = -1;
-  double ema = 0;  // smoothing: s_t = ema * s_{t-1} + (1 - ema) * loss_t; 0 = none
-};
-
 struct Grid {
   std::string name;
   std::string path;  // the grid file
   std::vector<Axis> axes;  // in expansion order of the file, the seed axis (if any) first
   std::vector<Cell> cells;
   Vary baseline;  // axis -> value label naming the baseline cells; empty = none
-  AnalysisSettings analysis;
+  analysis::AnalysisSettings analysis;  // the `analysis:` section, read by analysis/runs.hpp
   // A self-contained copy of the grid (the base config inlined, --set recorded under `set:`):
   // planning it gives the same cells with the same ids. Written to DIR/grid.yaml.
   std::string resolved_yaml;
@@ -68,14 +59,17 @@ struct Grid {
   std::string describe(const Cell& c) const;      // "recipe=nvfp4 seed=0"
 };
 
-// Reads, expands and validates a grid file; `sets` are command-line key=value overrides applied
-// after everything else. Throws ConfigError on any problem.
+// Reads, expands and validates a grid file. A cell's keys are layered
+//   base (or config:) < overrides < axes, in file order < set: < `sets` (--set key=value)
+// Throws ConfigError on any problem.
 Grid load_grid(const std::string& path, const std::vector<std::string>& sets = {});
 // The same from an already parsed document; a relative `base:` is resolved against `path`'s folder.
 Grid parse_grid(const Value& root, const std::string& path, const std::vector<std::string>& sets = {});
 
-// The keys a grid file may have at its top level and in its analysis section.
+// The keys a grid file may have at its top level.
 const std::vector<std::string>& grid_keys();
-const std::vector<std::string>& analysis_keys();
+
+// The manifest `fp4lab analyze` reads (analysis/runs.hpp): cells, seeds, varying keys, baseline.
+analysis::GridManifest grid_manifest(const Grid& g);
 
 }  // namespace fp4lab::grid

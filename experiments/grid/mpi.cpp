@@ -3,8 +3,6 @@
 // in a forked child and report back. Every rank parses the grid itself; rank 0 checks they agree.
 #include "experiments/grid/mpi.hpp"
 
-#include <unistd.h>
-
 #include <array>
 #include <boost/mpi.hpp>
 #include <boost/serialization/string.hpp>

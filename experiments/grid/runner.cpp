@@ -285,9 +285,6 @@ CellReport finish_child(Child& c, int wait_status, bool stopping, const std::str
   return r;
 }
 
-// TODO(grid): replaced by analysis's write_grid_manifest when the analysis branch lands.
-void write_manifest(const Grid&, const std::string&) {}
-
 
 // The state on disk; `held`: whether another process holds the cell's lock.
 CellStatus disk_status(const std::string& dir, const std::string& id, bool held) {
@@ -356,7 +353,7 @@ void check_output_dir(const Grid& g, const std::string& dir) {
 void write_output_dir(const Grid& g, const std::string& dir) {
   fs::create_directories(dir);
   write_atomically(grid_file_path(dir), g.resolved_yaml);
-  write_manifest(g, dir);
+  analysis::write_grid_manifest(dir, grid_manifest(g));
 }
 
 // ---- Monitor ----

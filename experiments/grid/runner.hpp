@@ -1,8 +1,7 @@
-// Running a grid's cells on one machine: the output directory (grid.yaml, manifest, one run file,
-// checkpoint, lock and failure marker per cell), each cell in a forked child holding a flock(2)
-// on DIR/<id>.lock, a local pool of --jobs children, progress display, clean stop on SIGINT/SIGTERM.
-// The MPI coordinator (mpi.cpp) reuses the pool with cells handed out by rank 0. Not the grid
-// language (grid.hpp).
+// Running a grid's cells: the output folder (grid.yaml, manifest.yaml, per cell a run file,
+// checkpoint, lock and failure marker), one forked child per cell under a flock(2) on DIR/<id>.lock,
+// the --jobs pool (also used by the MPI workers, mpi.cpp), progress display and clean stops.
+// Not the grid language (grid.hpp).
 #pragma once
 #include <cstdint>
 #include <string>
