@@ -351,9 +351,19 @@ void ConfigBuilder::add_override(const std::string& assignment, const std::strin
   Value v = parse_yaml_string(assignment.substr(eq + 1), source);
   if (v.is_null()) v = Value::scalar("", loc);
   // Relocate every node to the override's own source.
-  std::function<void(Value&)> relocate = [&](Value& n) { n.set_loc(loc); };
-  relocate(v);
-  add(key, v);
+  std::function<Value(const Value&)> relocate = [&](const Value& n) -> Value {
+    Value out;
+    if (n.is_scalar()) out = Value::scalar(n.text(), loc, n.quoted());
+    else if (n.is_list()) {
+      out = Value::list(loc);
+      for (const auto& item : n.items()) out.push_back(relocate(item));
+    } else if (n.is_map()) {
+      out = Value::map(loc);
+      for (const auto& e : n.entries()) out.set(e.key, relocate(e.value), loc);
+    } else out.set_loc(loc);
+    return out;
+  };
+  add(key, relocate(v));
 }
 
 Config ConfigBuilder::build() const {

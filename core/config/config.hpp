@@ -32,7 +32,7 @@ struct DataConfig {
   double val_fraction = 0.05;        // held-out tail of the token stream
   // Synthetic corpus: an order-2 Markov chain over `synthetic_vocab` symbols with an exactly
   // known entropy rate; the corpus is fixed by synthetic_seed (independent of train.seed).
-  int synthetic_vocab = 32;
+  int synthetic_vocab = 8;
   int64_t synthetic_tokens = 1 << 21;
   uint64_t synthetic_seed = 1234;
   double synthetic_concentration = 0.3;  // smaller = peakier transitions = lower entropy

@@ -188,9 +188,10 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
       return result;
     }
   }
+  // The final checkpoint stays next to the finished run file (fp4lab eval, warm starts).
+  checkpoint();
   writer->set_manifest(recipe_manifest(model));
   writer->set_status(RunStatus::done, state.step);
-  std::filesystem::remove(ckpt_path);
   result.status = RunStatus::done;
   return result;
 }
