@@ -13,6 +13,6 @@ DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends 
   libgnuplot-iostream-dev gnuplot-nox \
   libcli11-dev librandom123-dev libgtest-dev libbenchmark-dev \
   openmpi-bin libopenmpi-dev \
-  python3 python3-torch python3-h5py python3-numpy
+  python3 python3-torch python3-h5py python3-numpy libopenblas0-pthread
 cmake --preset release
 cmake --build --preset release -j "$(nproc)"
