@@ -19,6 +19,8 @@ namespace fp4lab::testing_support {
 // Stochastic rounding: the sample mean of N draws is allowed this many standard errors
 // (sqrt(p(1-p)/N) steps) away from its exact expectation; 6 sigma => ~1e-9 false-failure rate.
 constexpr double kSrSigmas = 6.0;
+// fp64 rounding of a sample mean of up to 2^16 grid values (a few ulps of 6).
+constexpr double kSrMeanSlack = 1e-12;
 // Double sums of the statistics are accumulated in a different order by the fast path.
 constexpr double kEnergyRelTol = 1e-12;
 // Pinned distortion: measured SQNR must stay within this many dB of the pinned value.

@@ -180,8 +180,9 @@ TEST(Formats, Fp4E2m1StochasticCarryRuleIsExact) {
   const MinifloatCodec e2m1 = minifloat_codecs()[0];
   std::vector<float> xs;
   for (int k = 0; k <= 7 * 4096; ++k) xs.push_back(static_cast<float>(k) / 4096.0f);
-  for (float x : sweep_for(e2m1))
-    if (std::fabs(x) < 8.0f) xs.push_back(x);
+  const std::vector<float> sweep = sweep_for(e2m1);
+  for (size_t i = 0; i < sweep.size(); i += 7)
+    if (std::fabs(sweep[i]) < 8.0f) xs.push_back(sweep[i]);
   for (float x : xs) {
     const double a = std::fabs(static_cast<double>(x));
     if (a >= 6.0) {  // saturates whatever the random bits

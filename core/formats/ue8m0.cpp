@@ -1,4 +1,5 @@
-// UE8M0 scalar codec: exponent-only code, read off the fp32 bit pattern.
+// UE8M0 scalar codec: the exponent-only code, read off the fp32 bit pattern (exact floor/ceil of
+// log2, no fp32 log2 call). No block-scale rules here (see core/quant/block_scale.cpp).
 #include "core/formats/ue8m0.hpp"
 
 #include <bit>

@@ -32,6 +32,9 @@ class File {
   template <class T>
   std::vector<T> read(const std::string& path, std::vector<uint64_t>* shape = nullptr) const;
   std::vector<uint64_t> shape(const std::string& path) const;
+  // A dataset's stored element type: "float32", "float64", "int8".."int64", "uint8".."uint64",
+  // "string" or "other" (read() converts numeric types silently; callers that need float32 check).
+  std::string element_type(const std::string& path) const;
 
   // Extendible, chunked series along the first axis. `row` is the product of the trailing
   // dimensions (1 for a 1-D series); created on first append.

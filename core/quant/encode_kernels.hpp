@@ -127,17 +127,19 @@ inline void store_codes8(__m256i codes, uint8_t* dst) {
   _mm_storel_epi64(reinterpret_cast<__m128i*>(dst), _mm_packus_epi16(words, words));
 }
 
-// Magnitude code 0..7 of |y| under E2M1 round-to-nearest-even (interval tests of spec §1).
-inline __m256i fp4_rne_magnitude(__m256 a) {
-  __m256i m = _mm256_setzero_si256();
-  m = _mm256_sub_epi32(m, mask_i(_mm256_cmp_ps(a, _mm256_set1_ps(0.25f), _CMP_GT_OQ)));
-  m = _mm256_sub_epi32(m, mask_i(_mm256_cmp_ps(a, _mm256_set1_ps(0.75f), _CMP_GE_OQ)));
-  m = _mm256_sub_epi32(m, mask_i(_mm256_cmp_ps(a, _mm256_set1_ps(1.25f), _CMP_GT_OQ)));
-  m = _mm256_sub_epi32(m, mask_i(_mm256_cmp_ps(a, _mm256_set1_ps(1.75f), _CMP_GE_OQ)));
-  m = _mm256_sub_epi32(m, mask_i(_mm256_cmp_ps(a, _mm256_set1_ps(2.5f), _CMP_GT_OQ)));
-  m = _mm256_sub_epi32(m, mask_i(_mm256_cmp_ps(a, _mm256_set1_ps(3.5f), _CMP_GE_OQ)));
-  m = _mm256_sub_epi32(m, mask_i(_mm256_cmp_ps(a, _mm256_set1_ps(5.0f), _CMP_GT_OQ)));
-  return m;
+// E2M1 round-to-nearest-even of |y| as a grid value 0..6: round |y| / step to an integer (ties to
+// even) at the step of its binade (0.5 below 2, 1 below 4, else 2), then saturate. The division
+// by a power of two is exact and an even integer multiple is an even code, so this is the spec's
+// interval table. NaN gives 6 (_mm256_min_ps returns its second operand for NaN).
+inline __m256 fp4_rne_value(__m256 a) {
+  const __m256 ge4 = _mm256_cmp_ps(a, _mm256_set1_ps(4.0f), _CMP_GE_OQ);
+  const __m256 ge2 = _mm256_cmp_ps(a, _mm256_set1_ps(2.0f), _CMP_GE_OQ);
+  const __m256 step = _mm256_blendv_ps(_mm256_blendv_ps(_mm256_set1_ps(0.5f), _mm256_set1_ps(1.0f), ge2),
+                                       _mm256_set1_ps(2.0f), ge4);
+  const __m256 inv_step = _mm256_blendv_ps(_mm256_blendv_ps(_mm256_set1_ps(2.0f), _mm256_set1_ps(1.0f), ge2),
+                                           _mm256_set1_ps(0.5f), ge4);
+  const __m256 units = _mm256_round_ps(_mm256_mul_ps(a, inv_step), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  return _mm256_min_ps(_mm256_mul_ps(units, step), _mm256_set1_ps(6.0f));
 }
 
 // Magnitude code of a value already on the E2M1 grid (0 <= v <= 6).
@@ -148,8 +150,8 @@ inline __m256i fp4_grid_magnitude(__m256 v) {
   return m;
 }
 
-// E2M1 stochastic rounding of |y| (carry rule), as a grid value 0..6. NaN lanes give 6 (fixed
-// later); |y| >= 6 and Inf give 6.
+// E2M1 stochastic rounding of |y| (carry rule), as a grid value 0..6. NaN, Inf and |y| >= 6
+// give 6.
 inline __m256 fp4_sr_value(__m256 a, const uint8_t* random) {
   const __m256 clamped = _mm256_min_ps(a, _mm256_set1_ps(6.0f));
   const __m256 ge4 = _mm256_cmp_ps(clamped, _mm256_set1_ps(4.0f), _CMP_GE_OQ);
@@ -168,7 +170,8 @@ inline __m256 fp4_sr_value(__m256 a, const uint8_t* random) {
 }
 
 // FP8 RNE satfinite of |y| as a grid value: round to a multiple of the format's step at |y| by
-// adding and subtracting 2^(step exponent + 23), then clamp to the maximum. NaN lanes fixed later.
+// adding and subtracting 2^(step exponent + 23), then clamp to the maximum. NaN lanes are fixed by
+// the caller.
 template <int kManBits, int kEmin>
 inline __m256 fp8_rne_value(__m256 a, float max_value) {
   const __m256 clamped = _mm256_min_ps(a, _mm256_set1_ps(2.0f * max_value));  // beyond: saturates anyway
@@ -196,9 +199,9 @@ struct LaneStats {
 };
 #endif  // __AVX2__
 
-// One span of n elements with one BlockScale. x and out may be the same array.
+// One span of n elements sharing one block scale. x and out may be the same array.
 template <Kernel K, bool kCodes, bool kStats>
-void encode_span(const float* x, float* out, uint8_t* codes, const uint8_t* random, int64_t n,
+inline __attribute__((always_inline)) void encode_span(const float* x, float* out, uint8_t* codes, const uint8_t* random, int64_t n,
                  const BlockScale& s, float saturation_limit, RowStats& st, LaneStats& lanes) {
   const bool scale_nonzero = s.decode != 0.0f;
   int64_t i = 0;
@@ -224,27 +227,21 @@ void encode_span(const float* x, float* out, uint8_t* codes, const uint8_t* rand
       const __m256 a = abs_ps(y);
       const __m256 is_nan = _mm256_cmp_ps(y, y, _CMP_UNORD_Q);
       const __m256i sign = _mm256_andnot_si256(mask_i(is_nan), _mm256_and_si256(_mm256_castps_si256(y), sign_bit));
-      __m256i magnitude;
       __m256 value;
       if constexpr (K == Kernel::fp4_rne || K == Kernel::fp4_sr) {
-        if constexpr (K == Kernel::fp4_rne) {
-          magnitude = fp4_rne_magnitude(a);
-        } else {
-          magnitude = fp4_grid_magnitude(fp4_sr_value(a, random + i));
-        }
-        magnitude = _mm256_blendv_epi8(magnitude, _mm256_set1_epi32(kFp4E2m1NanCode), mask_i(is_nan));
-        const __m256 table = _mm256_setr_ps(0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f);
-        value = _mm256_permutevar8x32_ps(table, magnitude);
-        code = _mm256_or_si256(magnitude, _mm256_srli_epi32(sign, 28));
+        value = K == Kernel::fp4_rne ? fp4_rne_value(a) : fp4_sr_value(a, random + i);  // NaN -> 6
+        if constexpr (kCodes) code = _mm256_or_si256(fp4_grid_magnitude(value), _mm256_srli_epi32(sign, 28));
       } else {
         constexpr int kManBits = K == Kernel::fp8_e4m3 ? 3 : 2;
         constexpr int kEmin = K == Kernel::fp8_e4m3 ? -6 : -14;
         const float max_value = K == Kernel::fp8_e4m3 ? kFp8E4m3Max : kFp8E5m2Max;
         value = fp8_rne_value<kManBits, kEmin>(a, max_value);
-        magnitude = fp8_grid_magnitude<kManBits, kEmin>(value);
-        magnitude = _mm256_blendv_epi8(magnitude, _mm256_set1_epi32(kFp8NanCode), mask_i(is_nan));
+        if constexpr (kCodes) {
+          const __m256i magnitude = _mm256_blendv_epi8(fp8_grid_magnitude<kManBits, kEmin>(value),
+                                                       _mm256_set1_epi32(kFp8NanCode), mask_i(is_nan));
+          code = _mm256_or_si256(magnitude, _mm256_srli_epi32(sign, 24));
+        }
         value = _mm256_blendv_ps(value, _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000)), is_nan);
-        code = _mm256_or_si256(magnitude, _mm256_srli_epi32(sign, 24));
       }
       result = _mm256_mul_ps(_mm256_or_ps(value, _mm256_castsi256_ps(sign)), decode);
     }
@@ -262,6 +259,23 @@ void encode_span(const float* x, float* out, uint8_t* codes, const uint8_t* rand
     if constexpr (kCodes) codes[i] = code;
     if constexpr (kStats) add_stats_one(v, y, result, saturation_limit, scale_nonzero, st);
   }
+}
+
+// One row: `blocks` consecutive spans of `block` elements, span b with multipliers
+// encode[b] / decode[b]. codes and random may be null when unused.
+template <Kernel K, bool kCodes, bool kStats>
+void encode_row(const float* x, float* out, uint8_t* codes, const uint8_t* random, int64_t block, int64_t blocks,
+                const float* encode, const float* decode, float saturation_limit, RowStats& st) {
+  LaneStats lanes;
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t c0 = b * block;
+    BlockScale s;
+    s.encode = encode[b];
+    s.decode = decode[b];
+    encode_span<K, kCodes, kStats>(x + c0, out + c0, kCodes ? codes + c0 : nullptr,
+                                   random ? random + c0 : nullptr, block, s, saturation_limit, st, lanes);
+  }
+  if constexpr (kStats) lanes.add_to(st);
 }
 
 }  // namespace fp4lab::detail

@@ -1,9 +1,11 @@
-// Philox4x32-10 streams (Random123's r123::Philox4x32, 10 rounds, as TE's default build).
+// Philox4x32-10 streams (Random123's r123::Philox4x32_R<10>, the rounds of TE's default build):
+// key derivation, per-group draws, byte fills and sign vectors. The only Random123 includer.
 #include "core/quant/philox.hpp"
 
 #include <Random123/philox.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace fp4lab {
@@ -33,10 +35,10 @@ PhiloxStream::PhiloxStream(const QuantRandom& rnd) {
 }
 
 void PhiloxStream::group_bytes(uint64_t group, uint8_t out[16]) const {
+  static_assert(std::endian::native == std::endian::little, "byte j of a draw is byte j%4 of word j/4");
   const Philox::key_type key = {{key_[0], key_[1]}};
   const auto words = draw(key, lo32(group), hi32(group), step_[0], step_[1]);
-  for (int w = 0; w < 4; ++w)
-    for (int b = 0; b < 4; ++b) out[4 * w + b] = static_cast<uint8_t>(words[w] >> (8 * b));
+  std::memcpy(out, words.data(), 16);
 }
 
 void PhiloxStream::fill(uint64_t first, int64_t n, uint8_t* out) const {
@@ -46,8 +48,12 @@ void PhiloxStream::fill(uint64_t first, int64_t n, uint8_t* out) const {
     const uint64_t index = first + static_cast<uint64_t>(done);
     const int offset = static_cast<int>(index % 16);
     const int64_t take = std::min<int64_t>(16 - offset, n - done);
-    group_bytes(index / 16, bytes);
-    std::memcpy(out + done, bytes + offset, static_cast<size_t>(take));
+    if (take == 16) {
+      group_bytes(index / 16, out + done);
+    } else {
+      group_bytes(index / 16, bytes);
+      std::memcpy(out + done, bytes + offset, static_cast<size_t>(take));
+    }
     done += take;
   }
 }

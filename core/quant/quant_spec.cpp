@@ -1,4 +1,5 @@
-// QuantSpec names, presets, one-line descriptions and validation. No numerics here.
+// QuantSpec names (one table per enum), presets, one-line descriptions and validation.
+// No numerics here.
 #include "core/quant/quant_spec.hpp"
 
 #include <array>

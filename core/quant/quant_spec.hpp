@@ -16,20 +16,24 @@ enum class ElementFormat : uint8_t {
 };
 
 enum class ScaleFormat : uint8_t {
-  none,   // no scale: elements are cast directly (bf16, or raw FP8/FP4 casts)
-  fp32,   // one fp32 scale per block (block = 0: per tensor, "current scaling": amax/max_elem)
+  none,   // no scale: elements are cast directly (bf16, or raw FP8/FP4 casts); block must be 0
+  fp32,   // one fp32 scale per block (block = 0: per tensor), TE current scaling: elements are
+          // encoded as x * RN(max_elem / amax) and dequantized as value * RN(1 / scale)
   e4m3,   // NVFP4: E4M3 block scale under an fp32 per-tensor scale (spec §2)
   ue8m0,  // MX: power-of-two block scale (spec §7), rule chosen by ScaleRule
 };
 
 enum class ScaleRule : uint8_t {
-  floor,  // OCP MX / microxcaling: 2^(floor(log2 amax) - emax_elem); largest values may clip
-  ceil,   // TE reference / MXFP8: 2^ceil(log2(amax / max_elem)); never clips
+  floor,  // OCP MX / microxcaling: 2^(floor(log2 amax) - emax_elem); largest values may clip;
+          // an all-zero block gives 2^-127, an infinite element the NaN scale 0xFF
+  ceil,   // TE reference / MXFP8: 2^ceil(log2(RN(amax / max_elem))); never clips
+          // (log2 exact on the fp32 bits in both rules; exponents clamped to [-127, 127])
 };
 
 enum class Tile : uint8_t {
   d1,  // 1 x block along the contiguous (last) axis
-  d2,  // 16 x 16 tiles (weights): Q(W^T) == Q(W)^T bit for bit
+  d2,  // block x block tiles (16 x 16 for NVFP4; weights): one scale per tile, still stored once
+       // per row and block; Q(W^T) == Q(W)^T bit for bit (without SR and RHT)
 };
 
 enum class Rounding : uint8_t {
@@ -51,7 +55,8 @@ struct QuantSpec {
   Rounding rounding = Rounding::rne;
   bool rht = false;        // random Hadamard transform along the last axis before quantizing
   int rht_size = 16;       // transform length (power of two)
-  uint64_t rht_sign_seed = 0;  // 0: TE's fixed sign mask 0xD7E8; otherwise a seeded random sign vector
+  uint64_t rht_sign_seed = 0;  // 0: TE's fixed sign mask 0xD7E8 (size 16; other sizes use the
+                               // Philox signs of seed 0); otherwise a seeded random sign vector
   BlockScaleFormula formula = BlockScaleFormula::te_2_14;
 
   bool quantized() const { return element != ElementFormat::none; }
@@ -79,7 +84,10 @@ std::string describe(const QuantSpec&);
 // Returns false for an unknown name.
 bool named_format(const std::string& name, QuantSpec& out);
 
-// Why `spec` is impossible on a last axis of length `cols` (and `rows` for 2D tiles), or "" if valid.
+// Why `spec` is impossible on a last axis of length `cols` (and `rows` for 2D tiles), or "" if valid:
+// a one-line message. Rules: block divides cols; 2D tiles need a block and rows % block == 0; SR only
+// on fp4_e2m1; e4m3 scales only with fp4_e2m1; e4m3/ue8m0 need block > 0; scale none needs block 0;
+// bf16/none take no scale or tile; rht_size a power of two >= 2 dividing cols; no rht on none.
 std::string validate(const QuantSpec& spec, int64_t rows, int64_t cols);
 
 }  // namespace fp4lab

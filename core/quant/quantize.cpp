@@ -1,11 +1,11 @@
-// quantize: the fast block quantizer. Up to two passes over the tensor: (1) the Hadamard
-// transform into `out` and/or the tensor amax when the format needs it first (NVFP4, per-tensor
-// fp32 scaling), (2) per row (1D) or per band of tile rows (2D), under OpenMP: block amax, block
-// scale from a per-code table, then the AVX2 element kernel of encode_kernels.hpp.
-// Every element, code, scale and count is bit-identical to quantize_reference, for any thread count.
+// quantize, the fast path: pass 1 (with RHT, or when the tensor amax is needed first) transforms
+// into `out` and keeps block amaxes; pass 2, OpenMP per row or 2D band, forms block scales (E4M3
+// codes 8 blocks at a time, per-code multiplier tables) and runs the AVX2 row kernels. Bit-identical
+// to quantize_reference (codes, scales, outputs, counts) for any thread count.
 #include "core/quant/quantize.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -20,30 +20,31 @@ namespace fp4lab {
 namespace {
 
 using detail::Kernel;
-using detail::LaneStats;
 using detail::RowStats;
 
-using SpanFn = void (*)(const float*, float*, uint8_t*, const uint8_t*, int64_t, const BlockScale&, float,
-                        RowStats&, LaneStats&);
+using RowFn = void (*)(const float*, float*, uint8_t*, const uint8_t*, int64_t, int64_t, const float*, const float*,
+                       float, RowStats&);
 
 template <Kernel K>
-SpanFn span_function(bool codes, bool stats) {
-  if (codes) return stats ? detail::encode_span<K, true, true> : detail::encode_span<K, true, false>;
-  return stats ? detail::encode_span<K, false, true> : detail::encode_span<K, false, false>;
+RowFn row_function(bool codes, bool stats) {
+  if (codes) return stats ? detail::encode_row<K, true, true> : detail::encode_row<K, true, false>;
+  return stats ? detail::encode_row<K, false, true> : detail::encode_row<K, false, false>;
 }
 
-SpanFn span_function(const QuantSpec& spec, bool codes, bool stats) {
+RowFn row_function(const QuantSpec& spec, bool codes, bool stats) {
   switch (spec.element) {
-    case ElementFormat::none: return span_function<Kernel::copy>(false, stats);
-    case ElementFormat::bf16: return span_function<Kernel::bf16>(false, stats);
-    case ElementFormat::fp8_e4m3: return span_function<Kernel::fp8_e4m3>(codes, stats);
-    case ElementFormat::fp8_e5m2: return span_function<Kernel::fp8_e5m2>(codes, stats);
+    case ElementFormat::none: return row_function<Kernel::copy>(false, stats);
+    case ElementFormat::bf16: return row_function<Kernel::bf16>(false, stats);
+    case ElementFormat::fp8_e4m3: return row_function<Kernel::fp8_e4m3>(codes, stats);
+    case ElementFormat::fp8_e5m2: return row_function<Kernel::fp8_e5m2>(codes, stats);
     case ElementFormat::fp4_e2m1:
-      return spec.rounding == Rounding::sr ? span_function<Kernel::fp4_sr>(codes, stats)
-                                           : span_function<Kernel::fp4_rne>(codes, stats);
+      return spec.rounding == Rounding::sr ? row_function<Kernel::fp4_sr>(codes, stats)
+                                           : row_function<Kernel::fp4_rne>(codes, stats);
   }
   return nullptr;
 }
+
+float max_ignoring_nan(float acc, float v) { return v > acc ? v : acc; }
 
 // max |x| over n values, NaN ignored.
 float abs_max_span(const float* x, int64_t n) {
@@ -54,10 +55,29 @@ float abs_max_span(const float* x, int64_t n) {
   for (; i + 8 <= n; i += 8) acc = _mm256_max_ps(detail::abs_ps(_mm256_loadu_ps(x + i)), acc);  // NaN -> acc
   alignas(32) float lanes[8];
   _mm256_store_ps(lanes, acc);
-  for (float lane : lanes) m = lane > m ? lane : m;
+  for (float lane : lanes) m = max_ignoring_nan(m, lane);
 #endif
-  for (; i < n; ++i) m = std::fabs(x[i]) > m ? std::fabs(x[i]) : m;
+  for (; i < n; ++i) m = max_ignoring_nan(m, std::fabs(x[i]));
   return m;
+}
+
+// max |x| (NaN ignored) of each of `blocks` consecutive blocks of `block` values.
+void block_abs_max(const float* x, int64_t block, int64_t blocks, float* amax) {
+#ifdef __AVX2__
+  if (block % 8 == 0) {
+    for (int64_t b = 0; b < blocks; ++b) {
+      const float* p = x + b * block;
+      __m256 acc = _mm256_setzero_ps();
+      for (int64_t i = 0; i < block; i += 8) acc = _mm256_max_ps(detail::abs_ps(_mm256_loadu_ps(p + i)), acc);
+      __m128 m = _mm_max_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));  // no NaN lanes
+      m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+      m = _mm_max_ss(m, _mm_movehdup_ps(m));
+      amax[b] = _mm_cvtss_f32(m);
+    }
+    return;
+  }
+#endif
+  for (int64_t b = 0; b < blocks; ++b) amax[b] = abs_max_span(x + b * block, block);
 }
 
 int64_t first_nonfinite(const float* x, int64_t n) {
@@ -66,7 +86,8 @@ int64_t first_nonfinite(const float* x, int64_t n) {
   return -1;
 }
 
-// Block scales through per-code tables: one scale-code computation and a table read per block.
+// Block multipliers and scale codes from block amaxes: e4m3 codes eight blocks at a time with the
+// fp8 vector rounding of encode_kernels.hpp, ue8m0 codes by the scalar rule, then per-code tables.
 class BlockScaler {
  public:
   BlockScaler(const QuantSpec& spec, const TensorScaling& tensor) : spec_(spec), tensor_(tensor) {
@@ -74,15 +95,49 @@ class BlockScaler {
       for (int code = 0; code < 256; ++code)
         table_[code] = block_scale_from_code(spec, tensor, static_cast<uint8_t>(code));
   }
-  BlockScale operator()(float block_amax) const {
-    switch (spec_.scale) {
-      case ScaleFormat::e4m3: return table_[nvfp4_block_scale_code(block_amax, tensor_.s_enc, spec_.formula)];
-      case ScaleFormat::ue8m0: return table_[mx_block_scale_code(block_amax, spec_.element, spec_.scale_rule)];
-      default: return block_scale(spec_, tensor_, block_amax);
+
+  void scales(const float* block_amax, int64_t blocks, float* encode, float* decode, uint8_t* codes) const {
+    if (spec_.scale == ScaleFormat::e4m3 || spec_.scale == ScaleFormat::ue8m0) {
+      scale_codes(block_amax, blocks, codes);
+      for (int64_t b = 0; b < blocks; ++b) {
+        encode[b] = table_[codes[b]].encode;
+        decode[b] = table_[codes[b]].decode;
+      }
+      return;
+    }
+    for (int64_t b = 0; b < blocks; ++b) {
+      const BlockScale s = block_scale(spec_, tensor_, block_amax ? block_amax[b] : 0.0f);
+      encode[b] = s.encode;
+      decode[b] = s.decode;
+      codes[b] = 0;
     }
   }
 
  private:
+  void scale_codes(const float* block_amax, int64_t blocks, uint8_t* codes) const {
+    int64_t b = 0;
+    if (spec_.scale == ScaleFormat::ue8m0) {
+      for (; b < blocks; ++b) codes[b] = mx_block_scale_code(block_amax[b], spec_.element, spec_.scale_rule);
+      return;
+    }
+#ifdef __AVX2__
+    // nvfp4_block_scale_code, vectorised: the same fp32 operations, then E4M3 RNE satfinite.
+    const __m256 factor = _mm256_set1_ps(tensor_.s_enc * kRecipSix);  // te_2_14: RN(S_enc * RN(1/6))
+    const __m256 s_enc = _mm256_set1_ps(tensor_.s_enc), six = _mm256_set1_ps(6.0f);
+    const __m256 flt_max = _mm256_set1_ps(FLT_MAX);
+    for (; b + 8 <= blocks; b += 8) {
+      const __m256 a = _mm256_loadu_ps(block_amax + b);
+      const __m256 s_dec_b = spec_.formula == BlockScaleFormula::te_2_14
+                                 ? _mm256_mul_ps(a, factor)
+                                 : _mm256_mul_ps(_mm256_div_ps(a, six), s_enc);
+      const __m256 clamped = _mm256_min_ps(s_dec_b, flt_max);  // fminf(x, FLT_MAX); never NaN here
+      const __m256 value = detail::fp8_rne_value<3, -6>(clamped, kFp8E4m3Max);
+      detail::store_codes8(detail::fp8_grid_magnitude<3, -6>(value), codes + b);
+    }
+#endif
+    for (; b < blocks; ++b) codes[b] = nvfp4_block_scale_code(block_amax[b], tensor_.s_enc, spec_.formula);
+  }
+
   QuantSpec spec_;
   TensorScaling tensor_;
   BlockScale table_[256];
@@ -106,92 +161,100 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   const bool block_scaled = spec.scale != ScaleFormat::none && spec.block > 0;
   const bool want_stats = extra.stats != nullptr;
   const bool want_amax = want_stats || extra.global_amax != nullptr;
-  const int64_t block = spec.block > 0 ? spec.block : cols;  // elements sharing one BlockScale
-  const int64_t blocks_per_row = block > 0 ? cols / block : 0;
-  const int64_t band = spec.tile == Tile::d2 ? block : 1;    // rows sharing one block amax
-  const int64_t bands = band > 0 ? rows / band : 0;
+  // Elements sharing one scale: a block, or the whole row for unscaled and per-tensor formats.
+  const int64_t span = spec.block > 0 ? spec.block : cols;
+  const int64_t spans = span > 0 ? cols / span : 0;
+  const int64_t band = spec.tile == Tile::d2 ? spec.block : 1;  // rows sharing one block amax
+  const int64_t bands = rows / band;
 
-  // Pass 1: the Hadamard transform (into out) and the tensor amax, if needed before encoding.
-  const float* src = in;
+  // Pass 1: Hadamard transform (into out), block amaxes, tensor amax.
   const bool needs_tensor_amax =
       spec.scale == ScaleFormat::e4m3 || (spec.scale == ScaleFormat::fp32 && spec.block == 0);
-  bool amax_known = false;
-  std::vector<float> unit_amax(static_cast<size_t>(std::max<int64_t>(rows, 0)), 0.0f);  // per row or band
-  if (spec.rht) {
-    const Rht rht = make_rht(spec.rht_size, spec.rht_sign_seed);
+  const bool prepass = spec.rht || needs_tensor_amax;
+  const float* src = spec.rht ? out : in;
+  std::vector<float> kept_block_amax(prepass && block_scaled ? static_cast<size_t>(rows * spans) : 0);
+  std::vector<float> unit_amax(static_cast<size_t>(rows), 0.0f);  // per row (pass 1) or band (pass 2)
+  if (prepass) {
+    const Rht rht = spec.rht ? make_rht(spec.rht_size, spec.rht_sign_seed) : Rht{};
 #pragma omp parallel for schedule(static)
-    for (int64_t r = 0; r < rows; ++r) unit_amax[r] = rht_row(rht, in + r * cols, out + r * cols, cols);
-    src = out;
-    amax_known = true;
-  } else if (needs_tensor_amax) {
-#pragma omp parallel for schedule(static)
-    for (int64_t r = 0; r < rows; ++r) unit_amax[r] = abs_max_span(in + r * cols, cols);
-    amax_known = true;
+    for (int64_t r = 0; r < rows; ++r) {
+      float row_amax = spec.rht ? rht_row(rht, in + r * cols, out + r * cols, cols) : 0.0f;
+      if (block_scaled) {
+        float* amax_row = kept_block_amax.data() + r * spans;
+        block_abs_max(src + r * cols, span, spans, amax_row);
+        for (int64_t b = 0; b < spans; ++b) row_amax = max_ignoring_nan(row_amax, amax_row[b]);
+      } else if (!spec.rht) {
+        row_amax = abs_max_span(in + r * cols, cols);
+      }
+      unit_amax[r] = row_amax;
+    }
   }
   float amax = 0.0f;
-  if (amax_known)
-    for (float a : unit_amax) amax = a > amax ? a : amax;
+  if (prepass)
+    for (float a : unit_amax) amax = max_ignoring_nan(amax, a);
   const TensorScaling tensor = tensor_scaling(spec, amax);
   const BlockScaler scaler(spec, tensor);
 
   if (extra.codes) extra.codes->assign(has_codes ? static_cast<size_t>(n) : 0, 0);
-  if (extra.scales) extra.scales->assign(has_scale_bytes ? static_cast<size_t>(rows * blocks_per_row) : 0, 0);
+  if (extra.scales) extra.scales->assign(has_scale_bytes ? static_cast<size_t>(rows * spans) : 0, 0);
   uint8_t* codes = extra.codes && has_codes ? extra.codes->data() : nullptr;
   uint8_t* scales = extra.scales && has_scale_bytes ? extra.scales->data() : nullptr;
-  const SpanFn encode = span_function(spec, codes != nullptr, want_stats);
+  const RowFn encode_row = row_function(spec, codes != nullptr, want_stats);
   const float saturation_limit = element_max(spec.element);
   const bool stochastic = spec.rounding == Rounding::sr;
   const PhiloxStream stream(rnd);
   std::vector<RowStats> row_stats(want_stats ? static_cast<size_t>(rows) : 0);
   std::vector<int64_t> row_first_nonfinite(want_stats ? static_cast<size_t>(rows) : 0, -1);
 
-  // Pass 2: encode, one row (1D) or one band of `block` rows (2D) per work item.
+  // Pass 2: encode, one row (1D) or one band of block rows (2D) per work item.
 #pragma omp parallel
   {
+    const size_t per_row = static_cast<size_t>(spans);
     std::vector<uint8_t> random(stochastic ? static_cast<size_t>(cols) : 0);
-    std::vector<float> tile_amax(spec.tile == Tile::d2 ? static_cast<size_t>(blocks_per_row) : 0);
+    std::vector<float> band_block_amax(block_scaled && !prepass ? band * per_row : 0);
+    std::vector<float> tile_amax(spec.tile == Tile::d2 ? per_row : 0);
+    std::vector<float> encode(per_row), decode(per_row);
+    std::vector<uint8_t> scale_codes(per_row);
+    if (!block_scaled && spans > 0) scaler.scales(nullptr, spans, encode.data(), decode.data(), scale_codes.data());
 #pragma omp for schedule(static)
     for (int64_t g = 0; g < bands; ++g) {
       float band_amax = 0.0f;
-      if (spec.tile == Tile::d2) {
-        for (int64_t b = 0; b < blocks_per_row; ++b) {
-          float m = 0.0f;
-          for (int64_t r = g * band; r < (g + 1) * band; ++r) m = std::max(m, abs_max_span(src + r * cols + b * block, block));
-          tile_amax[b] = m;
-          band_amax = std::max(band_amax, m);
+      auto row_block_amax = [&](int64_t r) {
+        return prepass ? kept_block_amax.data() + r * spans : band_block_amax.data() + (r - g * band) * spans;
+      };
+      if (block_scaled) {
+        for (int64_t r = g * band; r < (g + 1) * band; ++r) {
+          if (!prepass) block_abs_max(src + r * cols, span, spans, row_block_amax(r));
+          for (int64_t b = 0; b < spans; ++b) band_amax = max_ignoring_nan(band_amax, row_block_amax(r)[b]);
+        }
+        if (spec.tile == Tile::d2) {
+          for (int64_t b = 0; b < spans; ++b) {
+            float m = 0.0f;
+            for (int64_t r = g * band; r < (g + 1) * band; ++r) m = max_ignoring_nan(m, row_block_amax(r)[b]);
+            tile_amax[b] = m;
+          }
+          scaler.scales(tile_amax.data(), spans, encode.data(), decode.data(), scale_codes.data());
         }
       }
       for (int64_t r = g * band; r < (g + 1) * band; ++r) {
         const float* x = src + r * cols;
-        float* y = out + r * cols;
+        if (block_scaled && spec.tile == Tile::d1)
+          scaler.scales(row_block_amax(r), spans, encode.data(), decode.data(), scale_codes.data());
+        if (scales) std::copy(scale_codes.begin(), scale_codes.end(), scales + r * spans);
         if (stochastic) stream.fill(static_cast<uint64_t>(r * cols), cols, random.data());
         if (want_stats) row_first_nonfinite[r] = first_nonfinite(x, cols);  // before an in-place write
-        if (want_amax && !amax_known && !block_scaled) band_amax = std::max(band_amax, abs_max_span(x, cols));
+        if (want_amax && !prepass && !block_scaled) band_amax = max_ignoring_nan(band_amax, abs_max_span(x, cols));
         RowStats st;
-        LaneStats lanes;
-        for (int64_t b = 0; b < blocks_per_row; ++b) {
-          const int64_t c0 = b * block;
-          float block_amax = 0.0f;
-          if (block_scaled) {
-            block_amax = spec.tile == Tile::d2 ? tile_amax[b] : abs_max_span(x + c0, block);
-            if (spec.tile == Tile::d1) band_amax = std::max(band_amax, block_amax);
-          }
-          const BlockScale s = scaler(block_amax);
-          if (scales) scales[r * blocks_per_row + b] = s.code;
-          encode(x + c0, y + c0, codes ? codes + r * cols + c0 : nullptr, stochastic ? random.data() + c0 : nullptr,
-                 block, s, saturation_limit, st, lanes);
-        }
-        if (want_stats) {
-          lanes.add_to(st);
-          row_stats[r] = st;
-        }
+        encode_row(x, out + r * cols, codes ? codes + r * cols : nullptr, stochastic ? random.data() : nullptr, span,
+                   spans, encode.data(), decode.data(), saturation_limit, st);
+        if (want_stats) row_stats[r] = st;
       }
-      if (!amax_known) unit_amax[g] = band_amax;
+      if (!prepass) unit_amax[g] = band_amax;
     }
   }
 
-  if (!amax_known)
-    for (int64_t g = 0; g < bands; ++g) amax = unit_amax[g] > amax ? unit_amax[g] : amax;
+  if (!prepass)
+    for (int64_t g = 0; g < bands; ++g) amax = max_ignoring_nan(amax, unit_amax[g]);
   if (extra.global_amax) *extra.global_amax = amax;
   if (want_stats) {
     QuantStats stats;

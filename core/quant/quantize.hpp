@@ -10,10 +10,10 @@
 
 namespace fp4lab {
 
-// Counter-based randomness for stochastic rounding and random RHT signs (Philox4x32-10, Random123).
-// key = (seed, tensor_id); counter = (element_group, step). Each 128-bit draw gives 16 bytes, one
-// byte per element of a group of 16 consecutive row-major elements, so the bits an element receives
-// depend only on (seed, tensor_id, step, element index), never on the thread count.
+// Counter-based randomness for stochastic rounding (Philox4x32-10, Random123; core/quant/philox.hpp).
+// key = a 64-bit hash of (seed, tensor_id); counter = (element_group, step). Each 128-bit draw gives
+// 16 bytes, one byte per element of a group of 16 consecutive row-major elements, so the bits an
+// element receives depend only on (seed, tensor_id, step, element index), never on the thread count.
 struct QuantRandom {
   uint64_t seed = 0;
   uint64_t tensor_id = 0;
@@ -22,12 +22,14 @@ struct QuantRandom {
 
 // Statistics of one quantization, gathered in the same pass.
 struct QuantStats {
-  float amax = 0.f;            // max |x| of the (post-RHT) input
+  float amax = 0.f;            // max |x| of the (post-RHT) input; NaN ignored (fmax), Inf counts
   int64_t count = 0;           // elements
-  int64_t flushed = 0;         // nonzero inputs (either sign) whose dequantized value is 0 (incl. -0)
-  int64_t saturated = 0;       // elements whose |x|/scale exceeded the element format's max
-  double signal_energy = 0.0;  // sum x^2
-  double error_energy = 0.0;   // sum (x - dequant)^2
+  int64_t flushed = 0;         // finite nonzero inputs (either sign) whose dequantized value is +-0
+  int64_t saturated = 0;       // |x| * encode scale > element max before rounding (MX floor rule: the
+                               // clipped values), in blocks whose dequant scale is nonzero (an
+                               // underflowed NVFP4 block's +-6 codes count as flushed instead)
+  double signal_energy = 0.0;  // sum x^2 over finite x
+  double error_energy = 0.0;   // sum (x - dequant)^2 where both are finite
   int64_t nonfinite = 0;       // NaN/Inf inputs
   int64_t first_nonfinite = -1;  // row-major index of the first one, -1 if none
   double sqnr_db() const;      // 10 log10(signal/error); +inf when error is 0
@@ -35,16 +37,20 @@ struct QuantStats {
 
 // Optional outputs; leave a pointer null to skip it.
 struct QuantOutputs {
-  std::vector<uint8_t>* codes = nullptr;   // rows*cols element codes (E2M1: 0..15; FP8: raw byte; bf16: none)
-  std::vector<uint8_t>* scales = nullptr;  // rows*(cols/block) raw scale bits (E4M3 or UE8M0), one per row even for 2D
-  float* global_amax = nullptr;            // NVFP4 per-tensor amax (post-RHT when rht)
+  std::vector<uint8_t>* codes = nullptr;   // rows*cols element codes (E2M1: 0..15; FP8: raw byte);
+                                           // cleared for bf16 and none
+  std::vector<uint8_t>* scales = nullptr;  // rows*(cols/block) raw scale bits (E4M3 or UE8M0), one per
+                                           // row even for 2D; cleared for scale none and fp32
+  float* global_amax = nullptr;            // the tensor amax (post-RHT when rht) for every format;
+                                           // NVFP4's S_enc = RN(2688 / global_amax)
   QuantStats* stats = nullptr;
 };
 
 // out = dequant(quant(in)) for a rows x cols row-major matrix. With spec.rht, `out` (and codes,
 // scales, stats) are those of the transformed tensor in·H along the last axis, exactly what the
 // wgrad GEMM consumes; H is orthonormal so (A·H)(B·H)^T == A·B^T. `in` and `out` may alias.
-// Throws std::invalid_argument if validate(spec, rows, cols) fails.
+// Throws std::invalid_argument if validate(spec, rows, cols) fails. Runs OpenMP over rows (bands of
+// tile rows for 2D); results do not depend on the thread count.
 void quantize(const float* in, float* out, int64_t rows, int64_t cols, const QuantSpec& spec,
               const QuantRandom& rnd = {}, const QuantOutputs& extra = {});
 

@@ -1,8 +1,7 @@
-// Random Hadamard transform. The reference sums the n signed fp32 inputs exactly in a fixed-point
-// integer accumulator and rounds the result to odd at 53 bits (so the one later rounding to bf16
-// is the rounding of the exact sum). The fast path runs the fp64 butterfly, which is exact when
-// the inputs' exponents span at most 29 - log2(n) binades (all partial sums then fit 53 bits);
-// any other vector (and any non-finite one) takes the reference path.
+// Random Hadamard transform. Reference: the exact sum in a wide integer, rounded to odd at 53 bits
+// (so the one later bf16 rounding rounds the exact sum). Fast: the fp64 butterfly, exact when the
+// inputs span at most 29 - log2(n) binades (partial sums fit 53 bits); other, all-zero and
+// non-finite vectors take the reference path.
 #include "core/quant/rht.hpp"
 
 #include <immintrin.h>
@@ -126,8 +125,9 @@ float to_bf16_value(double v) { return bf16_decode(bf16_encode_rne_from_double(v
 // n = 2^log2n signed fp32 inputs is exact in fp64: span + 24 + log2n <= 53.
 int max_exact_span(int log2n) { return 29 - log2n; }
 
-// fp32 exponent fields (subnormals as 1) of a vector: max over all and min over nonzero entries;
-// false if any entry is NaN or Inf.
+// fp32 exponent fields (subnormals as 1) of a vector: max minus min over the nonzero entries;
+// false if any entry is NaN or Inf, or if all are zero (the sign of an all-zero sum follows the
+// reference's rule, which the butterfly's a - b does not).
 bool exponent_span(const float* x, int n, int& span) {
   int lo = 255, hi = 1;
   for (int i = 0; i < n; ++i) {
@@ -139,7 +139,7 @@ bool exponent_span(const float* x, int n, int& span) {
     hi = std::max(hi, std::max(field, 1));
   }
   span = hi - lo;
-  return true;
+  return lo != 255;
 }
 
 // Generic n: fp64 butterfly when exact. Returns false to request the reference path.
@@ -156,7 +156,8 @@ bool rht_vector_butterfly(const Rht& rht, const float* x, float* y, double* work
         work[j] = a + b;
         work[j + h] = a - b;
       }
-  for (int i = 0; i < n; ++i) y[i] = to_bf16_value(work[i] * rht.normalisation);
+  // + 0.0: an exact zero sum of nonzero terms is +0, whatever signs the butterfly gave it.
+  for (int i = 0; i < n; ++i) y[i] = to_bf16_value((work[i] + 0.0) * rht.normalisation);
   return true;
 }
 
@@ -164,7 +165,8 @@ bool rht_vector_butterfly(const Rht& rht, const float* x, float* y, double* work
 // n = 16 with AVX2: same arithmetic as rht_vector_butterfly (exactness test, sign flip, four
 // butterfly stages, the power-of-two normalisation, bf16 RNE on the fp64 bits). Also defers to
 // the reference when an output lands in the bf16 subnormal range (the bit trick covers normals).
-bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y) {
+// x and y may alias: every load happens before the first store. Folds max |y| into amax.
+bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y, __m256& amax) {
   const __m256i abs_mask = _mm256_set1_epi32(0x7FFFFFFF);
   const __m256i one = _mm256_set1_epi32(1);
   const __m256i x_lo = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x)), abs_mask);
@@ -183,7 +185,7 @@ bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y) {
   hi = _mm256_max_epi32(hi, _mm256_shuffle_epi32(hi, 0xB1));
   lo = _mm256_min_epi32(lo, _mm256_shuffle_epi32(lo, 0xB1));
   const int field_hi = _mm256_cvtsi256_si32(hi), field_lo = _mm256_cvtsi256_si32(lo);
-  if (field_hi == 255 || field_hi - field_lo > max_exact_span(4)) return false;
+  if (field_hi == 255 || field_lo == 255 || field_hi - field_lo > max_exact_span(4)) return false;
 
   const __m256 a = _mm256_loadu_ps(x), b = _mm256_loadu_ps(x + 8);
   __m256d d0 = _mm256_xor_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(a)), sign_bits[0]);
@@ -206,9 +208,10 @@ bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y) {
     const __m256d swapped = _mm256_permute_pd(v, 0b0101);
     return _mm256_blend_pd(_mm256_add_pd(v, swapped), _mm256_sub_pd(swapped, v), 0b1010);
   };
-  const __m256d quarter = _mm256_set1_pd(0.25);
-  __m256d v[4] = {_mm256_mul_pd(stage1(stage2(d0)), quarter), _mm256_mul_pd(stage1(stage2(d1)), quarter),
-                  _mm256_mul_pd(stage1(stage2(d2)), quarter), _mm256_mul_pd(stage1(stage2(d3)), quarter)};
+  // (sum + 0.0) * 1/4: exact zero sums become +0 (see rht_vector_butterfly).
+  const __m256d quarter = _mm256_set1_pd(0.25), plus_zero = _mm256_setzero_pd();
+  auto finish = [&](__m256d v) { return _mm256_mul_pd(_mm256_add_pd(stage1(stage2(v)), plus_zero), quarter); };
+  __m256d v[4] = {finish(d0), finish(d1), finish(d2), finish(d3)};
   // bf16 RNE of the exact fp64 values: keep 7 of 52 fraction bits; subnormal bf16 -> reference.
   const __m256d abs_pd = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFFll));
   const __m256d min_normal = _mm256_set1_pd(0x1p-126);
@@ -226,8 +229,11 @@ bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y) {
     bits = _mm256_and_si256(_mm256_add_epi64(bits, _mm256_add_epi64(half_minus_one, lsb)), keep);
     f[k] = _mm256_cvtpd_ps(_mm256_castsi256_pd(bits));  // exact; >= 2^128 -> Inf as bf16 does
   }
-  _mm256_storeu_ps(y, _mm256_set_m128(f[1], f[0]));
-  _mm256_storeu_ps(y + 8, _mm256_set_m128(f[3], f[2]));
+  const __m256 y_lo = _mm256_set_m128(f[1], f[0]), y_hi = _mm256_set_m128(f[3], f[2]);
+  const __m256 abs_ps = _mm256_castsi256_ps(abs_mask);
+  amax = _mm256_max_ps(_mm256_max_ps(_mm256_and_ps(y_lo, abs_ps), _mm256_and_ps(y_hi, abs_ps)), amax);  // no NaN
+  _mm256_storeu_ps(y, y_lo);
+  _mm256_storeu_ps(y + 8, y_hi);
   return true;
 }
 #endif
@@ -286,30 +292,32 @@ void rht_vector_reference(const Rht& rht, const float* x, float* y) {
 
 float rht_row(const Rht& rht, const float* in, float* out, int64_t cols) {
   const int n = rht.size;
+  std::vector<float> scratch(static_cast<size_t>(n));  // each slow-path vector is copied: out may alias in
   std::vector<double> work(static_cast<size_t>(n));
-  float local[256];
-  std::vector<float> big(n > 256 ? static_cast<size_t>(n) : 0);
-  float* scratch = n > 256 ? big.data() : local;  // each vector is copied first: out may alias in
+  float amax = 0.0f;
+  auto slow_vector = [&](int64_t c) {
+    std::copy(in + c, in + c + n, scratch.begin());
+    float* y = out + c;
+    if (!rht_vector_butterfly(rht, scratch.data(), y, work.data())) rht_vector_reference(rht, scratch.data(), y);
+    for (int i = 0; i < n; ++i) amax = std::fabs(y[i]) > amax ? std::fabs(y[i]) : amax;  // NaN ignored
+  };
 #ifdef __AVX2__
-  __m256d sign_bits[4];
-  if (n == 16)
+  if (n == 16) {
+    __m256d sign_bits[4];
     for (int k = 0; k < 4; ++k)
       sign_bits[k] = _mm256_castsi256_pd(_mm256_set_epi64x(
           rht.signs[4 * k + 3] < 0 ? INT64_MIN : 0, rht.signs[4 * k + 2] < 0 ? INT64_MIN : 0,
           rht.signs[4 * k + 1] < 0 ? INT64_MIN : 0, rht.signs[4 * k] < 0 ? INT64_MIN : 0));
-#endif
-  float amax = 0.0f;
-  for (int64_t c = 0; c < cols; c += n) {
-    std::copy(in + c, in + c + n, scratch);
-    float* y = out + c;
-    bool done = false;
-#ifdef __AVX2__
-    if (n == 16) done = rht16_avx2(sign_bits, scratch, y);
-#endif
-    if (!done) done = rht_vector_butterfly(rht, scratch, y, work.data());
-    if (!done) rht_vector_reference(rht, scratch, y);
-    for (int i = 0; i < n; ++i) amax = std::max(amax, std::fabs(y[i]));  // NaN ignored
+    __m256 lanes = _mm256_setzero_ps();
+    for (int64_t c = 0; c < cols; c += 16)
+      if (!rht16_avx2(sign_bits, in + c, out + c, lanes)) slow_vector(c);
+    alignas(32) float lane_max[8];
+    _mm256_store_ps(lane_max, lanes);
+    for (float m : lane_max) amax = m > amax ? m : amax;
+    return amax;
   }
+#endif
+  for (int64_t c = 0; c < cols; c += n) slow_vector(c);
   return amax;
 }
 

@@ -33,9 +33,10 @@ enum class Operand : uint8_t { a = 0, b = 1 };  // fprop: a=X b=W; dgrad: a=dY b
 std::string to_string(GemmRole);
 std::string operand_name(GemmRole, Operand);  // "x", "w", "dy"
 
-struct QuantStatRecord {  // one quantized tensor at a telemetry step
+struct QuantStatRecord {  // one quantized GEMM operand of one tensor at a telemetry step
   int64_t step = 0;
   int32_t tensor = 0;  // index into RunMeta::tensor_names ("layers.3.mlp.down_proj")
+  // role/operand: which GEMM and which input of it (see operand_name for x / w / dy).
   GemmRole role = GemmRole::fprop;
   Operand operand = Operand::a;
   float amax = 0;
@@ -45,37 +46,54 @@ struct QuantStatRecord {  // one quantized tensor at a telemetry step
 
 struct LayerNormRecord {  // per step, per parameter tensor
   int64_t step = 0;
-  int32_t tensor = 0;
+  int32_t tensor = 0;  // index into RunMeta::tensor_names (which may list non-linear tensors too)
   float grad_norm = 0, update_norm = 0, adam_m_norm = 0, adam_v_norm = 0;
 };
 
 struct RunMeta {
   std::string config_yaml;  // resolved config
   std::string cell_id;
-  std::vector<std::string> tensor_names;  // linear weights by Llama name
+  std::vector<std::string> tensor_names;  // by Llama name; indexed by quant and layer records
   int64_t n_params = 0;
   double entropy_rate = -1;  // nats/token of the synthetic corpus; -1 if unknown
   std::string recipe_manifest;  // YAML: per layer/role/operand the format applied and its count
   std::string fingerprint;      // numerics fingerprint (hash of quantizer outputs on canaries)
 };
 
+// Writes one run file. Records are buffered in memory and appended to the file at most every
+// kRunFlushSeconds of wall time (checked on each add_*), and always on set_status, set_manifest,
+// flush() and destruction; every append is followed by an HDF5 flush, so a reader (read_run,
+// h5py) opening the file at any time sees every record up to the last flush. Call flush() right
+// after writing a checkpoint so the run file holds every step the checkpoint covers.
+// Not thread-safe: one writer object per run, used from one thread.
+constexpr double kRunFlushSeconds = 1.0;
+
 class RunWriter {
  public:
-  // Creates `path` (status running). Writes to `path + ".part"` first?  No: the run file is
-  // written in place; a file is complete only when attribute status != running.
+  // Creates (or truncates) `path` in place with status `running` and empty series. There is no
+  // temporary name: a run file is finished only once its `status` attribute is no longer
+  // `running` (set_status with done/diverged/failed). Throws std::runtime_error on I/O errors,
+  // std::invalid_argument on a tensor name containing a newline.
   static RunWriter create(const std::string& path, const RunMeta& meta);
-  // Reopens an interrupted run and truncates every series to the steps <= `step` (resume).
+  // Reopens an interrupted run for resuming from a checkpoint taken after step `step`: every
+  // series (steps, val, quant, layers) is truncated to its records with step <= `step`, status is
+  // set back to `running` (status_step = step).
   static RunWriter reopen(const std::string& path, int64_t step);
   RunWriter(RunWriter&&) noexcept;
-  ~RunWriter();
+  RunWriter& operator=(RunWriter&&) noexcept;
+  ~RunWriter();  // flushes; never throws
 
   void add_step(const StepRecord&);
   void add_val(const ValRecord&);
   void add_quant_stats(const std::vector<QuantStatRecord>&);
   void add_layer_norms(const std::vector<LayerNormRecord>&);
+  // Final (or interim) state; flushes. `at_step` is the last step the run completed.
   void set_status(RunStatus, int64_t at_step, const std::string& message = "");
   void set_manifest(const std::string& recipe_manifest);
   void flush();
+
+  const std::string& path() const;
+  int64_t last_step() const;  // step of the last add_step record (0 if none)
 
  private:
   struct Impl;
@@ -96,8 +114,10 @@ struct RunData {
   std::vector<LayerNormRecord> layer_norms;
 };
 
-// Reads a run file (also one still being written). Throws std::runtime_error on a file that is
-// not an fp4lab run file.
+// Reads a run file (also one still being written: a read that races a flush is retried a few
+// times). Columns of one table cut at the shortest. `with_telemetry` = false skips quant and
+// layers (cheap status reads). Throws std::runtime_error on a file that is not an fp4lab run
+// file or was written by a newer schema.
 RunData read_run(const std::string& path, bool with_telemetry = true);
 
 }  // namespace fp4lab

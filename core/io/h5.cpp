@@ -1,0 +1,534 @@
+// The one file that includes H5Cpp.h: fp4lab::h5::File over the HDF5 1.10 C++ API (plus a few C
+// calls the C++ API lacks: file locking, H5Dset_extent). Not a general binding: whole datasets,
+// extendible series along axis 0, and scalar string/double/int64 attributes, all row-major.
+//
+// Concurrency: file locking is switched off on every file access property list with
+// H5Pset_file_locking(fapl, false, true) (available since 1.10.7; we build against 1.10.8). So a
+// reader (open_ro, or h5py) can open a run file while the trainer still has it open for writing;
+// the writer calls flush() after each batch of appends so readers see a consistent prefix. The
+// file format stays at the library's earliest version bounds (no SWMR), so files carry no
+// "open for writing" superblock flag and h5py opens them with plain h5py.File(path, "r").
+// All HDF5 calls in the process go through one mutex: the C++ API is not thread-safe.
+#include "core/io/h5.hpp"
+
+#include <H5Cpp.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <stdexcept>
+
+namespace fp4lab::h5 {
+namespace {
+
+// Uncompressed chunks of about this many bytes for series (a 1-D double series: 4096 rows).
+constexpr uint64_t kChunkBytes = 32 * 1024;
+
+std::recursive_mutex& h5_mutex() {
+  static std::recursive_mutex m;
+  return m;
+}
+
+void silence_hdf5_once() {
+  static std::once_flag once;
+  std::call_once(once, [] { H5::Exception::dontPrint(); });
+}
+
+template <class T>
+struct TypeOf;
+template <>
+struct TypeOf<float> {
+  static const H5::PredType& mem() { return H5::PredType::NATIVE_FLOAT; }
+  static const H5::PredType& file() { return H5::PredType::IEEE_F32LE; }
+};
+template <>
+struct TypeOf<double> {
+  static const H5::PredType& mem() { return H5::PredType::NATIVE_DOUBLE; }
+  static const H5::PredType& file() { return H5::PredType::IEEE_F64LE; }
+};
+template <>
+struct TypeOf<int64_t> {
+  static const H5::PredType& mem() { return H5::PredType::NATIVE_INT64; }
+  static const H5::PredType& file() { return H5::PredType::STD_I64LE; }
+};
+template <>
+struct TypeOf<int32_t> {
+  static const H5::PredType& mem() { return H5::PredType::NATIVE_INT32; }
+  static const H5::PredType& file() { return H5::PredType::STD_I32LE; }
+};
+template <>
+struct TypeOf<uint8_t> {
+  static const H5::PredType& mem() { return H5::PredType::NATIVE_UINT8; }
+  static const H5::PredType& file() { return H5::PredType::STD_U8LE; }
+};
+
+// "a/b/c", "/a/b/c" and "a/b/c/" all name the same object; "" and "/" name the root.
+std::string normalize(const std::string& path) {
+  std::string out;
+  size_t i = 0;
+  while (i < path.size()) {
+    while (i < path.size() && path[i] == '/') ++i;
+    size_t j = path.find('/', i);
+    if (j == std::string::npos) j = path.size();
+    if (j > i) {
+      if (!out.empty()) out += '/';
+      out += path.substr(i, j - i);
+    }
+    i = j;
+  }
+  return out;
+}
+
+std::vector<std::string> prefixes(const std::string& norm) {  // "a/b/c" -> a, a/b, a/b/c
+  std::vector<std::string> out;
+  for (size_t j = norm.find('/'); j != std::string::npos; j = norm.find('/', j + 1))
+    out.push_back(norm.substr(0, j));
+  if (!norm.empty()) out.push_back(norm);
+  return out;
+}
+
+std::string parent_of(const std::string& norm) {
+  const size_t j = norm.rfind('/');
+  return j == std::string::npos ? std::string() : norm.substr(0, j);
+}
+
+H5::FileAccPropList make_fapl() {
+  H5::FileAccPropList fapl;
+  // No file locking: readers must be able to open a file a trainer is writing (see top).
+  if (H5Pset_file_locking(fapl.getId(), false, true) < 0)
+    throw std::runtime_error("h5: H5Pset_file_locking failed");
+  return fapl;
+}
+
+uint64_t product(const std::vector<uint64_t>& dims) {
+  return std::accumulate(dims.begin(), dims.end(), uint64_t{1}, std::multiplies<>());
+}
+
+}  // namespace
+
+struct File::Impl {
+  std::string path;
+  bool writable = false;
+  H5::H5File file;
+  std::map<std::string, H5::DataSet> open_sets;  // series kept open for cheap appends
+
+  [[noreturn]] void fail(const std::string& what, const std::string& obj, const H5::Exception& e) const {
+    std::string msg = "h5: " + what;
+    if (!obj.empty()) msg += " '" + obj + "'";
+    msg += " in " + path;
+    const std::string detail = e.getDetailMsg();
+    if (!detail.empty()) msg += ": " + detail;
+    throw std::runtime_error(msg);
+  }
+  [[noreturn]] void fail(const std::string& what, const std::string& obj) const {
+    throw std::runtime_error("h5: " + what + " '" + obj + "' in " + path);
+  }
+
+  bool exists(const std::string& norm) const {
+    if (norm.empty()) return true;
+    for (const auto& p : prefixes(norm))
+      if (H5Lexists(file.getId(), p.c_str(), H5P_DEFAULT) <= 0) return false;
+    return true;
+  }
+
+  void make_groups(const std::string& norm) {
+    for (const auto& p : prefixes(norm)) {
+      if (H5Lexists(file.getId(), p.c_str(), H5P_DEFAULT) > 0) {
+        if (file.childObjType(p) != H5O_TYPE_GROUP) fail("not a group", p);
+        continue;
+      }
+      file.createGroup(p).close();
+    }
+  }
+
+  H5::DataSet& dataset(const std::string& norm) {
+    auto it = open_sets.find(norm);
+    if (it != open_sets.end()) return it->second;
+    if (!exists(norm)) fail("no such dataset", norm);
+    return open_sets.emplace(norm, file.openDataSet(norm)).first->second;
+  }
+
+  void unlink(const std::string& norm) {
+    open_sets.erase(norm);
+    file.unlink(norm);
+  }
+
+  // The object carrying attributes: root, a group or a dataset (H5Object's destructor is
+  // protected, so hold the concrete object and hand out a reference).
+  struct Object {
+    H5::Group group;
+    H5::DataSet dataset;
+    bool is_group = true;
+    H5::H5Object& get() { return is_group ? static_cast<H5::H5Object&>(group) : dataset; }
+    H5::H5Object* operator->() { return &get(); }
+  };
+  Object object(const std::string& obj) const {
+    const std::string norm = normalize(obj);
+    Object o;
+    if (norm.empty()) {
+      o.group = file.openGroup("/");
+      return o;
+    }
+    if (!exists(norm)) fail("no such object", norm);
+    switch (file.childObjType(norm)) {
+      case H5O_TYPE_GROUP:
+        o.group = file.openGroup(norm);
+        return o;
+      case H5O_TYPE_DATASET:
+        o.dataset = file.openDataSet(norm);
+        o.is_group = false;
+        return o;
+      default:
+        fail("unsupported object type", norm);
+    }
+  }
+
+  H5::Attribute attribute(const std::string& obj, const std::string& name) const {
+    auto o = object(obj);
+    if (!o->attrExists(name)) fail("no such attribute", normalize(obj) + "@" + name);
+    return o->openAttribute(name);
+  }
+
+  void replace_attribute(H5::H5Object& o, const std::string& name) {
+    if (o.attrExists(name)) o.removeAttr(name);
+  }
+};
+
+File::File(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+File::File(File&&) noexcept = default;
+File& File::operator=(File&& other) noexcept {
+  std::lock_guard lock(h5_mutex());
+  impl_ = std::move(other.impl_);
+  return *this;
+}
+File::~File() {
+  std::lock_guard lock(h5_mutex());
+  if (!impl_) return;
+  try {
+    impl_->open_sets.clear();
+    if (impl_->writable) impl_->file.flush(H5F_SCOPE_GLOBAL);
+    impl_->file.close();
+  } catch (...) {
+    // A destructor must not throw; a failed close loses at most the unflushed tail.
+  }
+  impl_.reset();
+}
+
+static H5::H5File open_h5(const std::string& path, unsigned flags) {
+  silence_hdf5_once();
+  try {
+    return H5::H5File(path, flags, H5::FileCreatPropList::DEFAULT, make_fapl());
+  } catch (const H5::Exception& e) {
+    const char* what = flags == H5F_ACC_TRUNC ? "cannot create" : "cannot open";
+    throw std::runtime_error(std::string("h5: ") + what + " " + path + ": " + e.getDetailMsg());
+  }
+}
+
+File File::create(const std::string& path) {
+  std::lock_guard lock(h5_mutex());
+  auto impl = std::make_unique<Impl>();
+  impl->path = path;
+  impl->writable = true;
+  impl->file = open_h5(path, H5F_ACC_TRUNC);
+  return File(std::move(impl));
+}
+
+File File::open_rw(const std::string& path) {
+  std::lock_guard lock(h5_mutex());
+  auto impl = std::make_unique<Impl>();
+  impl->path = path;
+  impl->writable = true;
+  impl->file = open_h5(path, H5F_ACC_RDWR);
+  return File(std::move(impl));
+}
+
+File File::open_ro(const std::string& path) {
+  std::lock_guard lock(h5_mutex());
+  auto impl = std::make_unique<Impl>();
+  impl->path = path;
+  impl->file = open_h5(path, H5F_ACC_RDONLY);
+  return File(std::move(impl));
+}
+
+bool File::has(const std::string& path) const {
+  std::lock_guard lock(h5_mutex());
+  try {
+    return impl_->exists(normalize(path));
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot look up", path, e);
+  }
+}
+
+void File::create_group(const std::string& path) {
+  std::lock_guard lock(h5_mutex());
+  try {
+    impl_->make_groups(normalize(path));
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot create group", path, e);
+  }
+}
+
+template <class T>
+void File::write(const std::string& path, const T* data, const std::vector<uint64_t>& shape) {
+  std::lock_guard lock(h5_mutex());
+  const std::string norm = normalize(path);
+  if (norm.empty()) throw std::invalid_argument("h5: write needs a dataset name");
+  try {
+    impl_->make_groups(parent_of(norm));
+    if (impl_->exists(norm)) impl_->unlink(norm);
+    const std::vector<hsize_t> dims(shape.begin(), shape.end());
+    H5::DataSpace space = dims.empty() ? H5::DataSpace(H5S_SCALAR)
+                                       : H5::DataSpace(static_cast<int>(dims.size()), dims.data());
+    H5::DataSet ds = impl_->file.createDataSet(norm, TypeOf<T>::file(), space);
+    if (product(shape) > 0) ds.write(data, TypeOf<T>::mem());
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot write dataset", norm, e);
+  }
+}
+
+template <class T>
+std::vector<T> File::read(const std::string& path, std::vector<uint64_t>* shape) const {
+  std::lock_guard lock(h5_mutex());
+  const std::string norm = normalize(path);
+  try {
+    if (!impl_->exists(norm)) impl_->fail("no such dataset", norm);
+    H5::DataSet ds = impl_->file.openDataSet(norm);
+    H5::DataSpace space = ds.getSpace();
+    std::vector<hsize_t> dims(static_cast<size_t>(space.getSimpleExtentNdims()));
+    if (!dims.empty()) space.getSimpleExtentDims(dims.data());
+    std::vector<uint64_t> s(dims.begin(), dims.end());
+    std::vector<T> out(product(s));
+    if (!out.empty()) ds.read(out.data(), TypeOf<T>::mem());
+    if (shape) *shape = std::move(s);
+    return out;
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot read dataset", norm, e);
+  }
+}
+
+std::vector<uint64_t> File::shape(const std::string& path) const {
+  std::lock_guard lock(h5_mutex());
+  const std::string norm = normalize(path);
+  try {
+    if (!impl_->exists(norm)) impl_->fail("no such dataset", norm);
+    H5::DataSpace space = impl_->file.openDataSet(norm).getSpace();
+    std::vector<hsize_t> dims(static_cast<size_t>(space.getSimpleExtentNdims()));
+    if (!dims.empty()) space.getSimpleExtentDims(dims.data());
+    return std::vector<uint64_t>(dims.begin(), dims.end());
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot read shape of", norm, e);
+  }
+}
+
+std::string File::element_type(const std::string& path) const {
+  std::lock_guard lock(h5_mutex());
+  const std::string norm = normalize(path);
+  try {
+    if (!impl_->exists(norm)) impl_->fail("no such dataset", norm);
+    const H5::DataSet ds = impl_->file.openDataSet(norm);
+    const size_t bits = 8 * ds.getDataType().getSize();
+    switch (ds.getTypeClass()) {
+      case H5T_FLOAT: return bits == 32 ? "float32" : bits == 64 ? "float64" : "other";
+      case H5T_INTEGER:
+        return (ds.getIntType().getSign() == H5T_SGN_NONE ? "uint" : "int") + std::to_string(bits);
+      case H5T_STRING: return "string";
+      default: return "other";
+    }
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot read the type of", norm, e);
+  }
+}
+
+template <class T>
+void File::append(const std::string& path, const T* data, uint64_t n_rows, uint64_t row) {
+  std::lock_guard lock(h5_mutex());
+  const std::string norm = normalize(path);
+  if (row == 0) throw std::invalid_argument("h5: append to '" + norm + "' with row size 0");
+  const int rank = row == 1 ? 1 : 2;
+  try {
+    if (!impl_->exists(norm)) {
+      impl_->make_groups(parent_of(norm));
+      const hsize_t dims[2] = {0, row};
+      const hsize_t max_dims[2] = {H5S_UNLIMITED, row};
+      H5::DataSpace space(rank, dims, max_dims);
+      const hsize_t chunk_rows = std::max<hsize_t>(1, kChunkBytes / (row * sizeof(T)));
+      const hsize_t chunk[2] = {chunk_rows, row};
+      H5::DSetCreatPropList dcpl;
+      dcpl.setChunk(rank, chunk);
+      impl_->open_sets.emplace(norm, impl_->file.createDataSet(norm, TypeOf<T>::file(), space, dcpl));
+    }
+    H5::DataSet& ds = impl_->dataset(norm);
+    H5::DataSpace space = ds.getSpace();
+    if (space.getSimpleExtentNdims() != rank) impl_->fail("append with a different row size to", norm);
+    hsize_t dims[2] = {0, 1};
+    space.getSimpleExtentDims(dims);
+    if (rank == 2 && dims[1] != row) impl_->fail("append with a different row size to", norm);
+    if (n_rows == 0) return;
+    const hsize_t new_dims[2] = {dims[0] + n_rows, row};
+    if (H5Dset_extent(ds.getId(), new_dims) < 0) impl_->fail("cannot extend", norm);
+    H5::DataSpace file_space = ds.getSpace();
+    const hsize_t start[2] = {dims[0], 0};
+    const hsize_t count[2] = {n_rows, row};
+    file_space.selectHyperslab(H5S_SELECT_SET, count, start);
+    H5::DataSpace mem_space(rank, count);
+    ds.write(data, TypeOf<T>::mem(), mem_space, file_space);
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot append to", norm, e);
+  }
+}
+
+void File::truncate(const std::string& path, uint64_t n_rows) {
+  std::lock_guard lock(h5_mutex());
+  const std::string norm = normalize(path);
+  try {
+    H5::DataSet& ds = impl_->dataset(norm);
+    H5::DataSpace space = ds.getSpace();
+    const int rank = space.getSimpleExtentNdims();
+    if (rank < 1) impl_->fail("cannot truncate a scalar", norm);
+    std::vector<hsize_t> dims(static_cast<size_t>(rank));
+    space.getSimpleExtentDims(dims.data());
+    if (n_rows >= dims[0]) return;
+    dims[0] = n_rows;
+    if (H5Dset_extent(ds.getId(), dims.data()) < 0) impl_->fail("cannot truncate", norm);
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot truncate", norm, e);
+  }
+}
+
+uint64_t File::length(const std::string& path) const {
+  std::lock_guard lock(h5_mutex());
+  const std::string norm = normalize(path);
+  try {
+    if (!impl_->exists(norm)) impl_->fail("no such dataset", norm);
+    H5::DataSpace space = impl_->file.openDataSet(norm).getSpace();
+    const int rank = space.getSimpleExtentNdims();
+    if (rank < 1) return 1;
+    std::vector<hsize_t> dims(static_cast<size_t>(rank));
+    space.getSimpleExtentDims(dims.data());
+    return dims[0];
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot read length of", norm, e);
+  }
+}
+
+void File::set_attr(const std::string& obj, const std::string& name, const std::string& value) {
+  std::lock_guard lock(h5_mutex());
+  try {
+    auto o = impl_->object(obj);
+    impl_->replace_attribute(o.get(), name);
+    // Variable-length UTF-8: no size limit in the object header, and h5py reads it as str.
+    H5::StrType type(H5::PredType::C_S1, H5T_VARIABLE);
+    type.setCset(H5T_CSET_UTF8);
+    H5::Attribute a = o->createAttribute(name, type, H5::DataSpace(H5S_SCALAR));
+    a.write(type, value);
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot write attribute", normalize(obj) + "@" + name, e);
+  }
+}
+
+void File::set_attr(const std::string& obj, const std::string& name, double value) {
+  std::lock_guard lock(h5_mutex());
+  try {
+    auto o = impl_->object(obj);
+    impl_->replace_attribute(o.get(), name);
+    H5::Attribute a = o->createAttribute(name, H5::PredType::IEEE_F64LE, H5::DataSpace(H5S_SCALAR));
+    a.write(H5::PredType::NATIVE_DOUBLE, &value);
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot write attribute", normalize(obj) + "@" + name, e);
+  }
+}
+
+void File::set_attr(const std::string& obj, const std::string& name, int64_t value) {
+  std::lock_guard lock(h5_mutex());
+  try {
+    auto o = impl_->object(obj);
+    impl_->replace_attribute(o.get(), name);
+    H5::Attribute a = o->createAttribute(name, H5::PredType::STD_I64LE, H5::DataSpace(H5S_SCALAR));
+    a.write(H5::PredType::NATIVE_INT64, &value);
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot write attribute", normalize(obj) + "@" + name, e);
+  }
+}
+
+bool File::has_attr(const std::string& obj, const std::string& name) const {
+  std::lock_guard lock(h5_mutex());
+  try {
+    if (!impl_->exists(normalize(obj))) return false;
+    return impl_->object(obj)->attrExists(name);
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot look up attribute", normalize(obj) + "@" + name, e);
+  }
+}
+
+std::string File::attr_string(const std::string& obj, const std::string& name) const {
+  std::lock_guard lock(h5_mutex());
+  try {
+    H5::Attribute a = impl_->attribute(obj, name);
+    if (a.getTypeClass() != H5T_STRING) impl_->fail("attribute is not a string:", normalize(obj) + "@" + name);
+    if (a.getSpace().getSimpleExtentNpoints() != 1)
+      impl_->fail("attribute is not a scalar string:", normalize(obj) + "@" + name);
+    H5::StrType type = a.getStrType();
+    std::string out;
+    a.read(type, out);  // handles variable- and fixed-length strings
+    // Fixed-length strings may be padded with NULs (h5py's numpy.bytes_ attributes are).
+    const size_t end = out.find('\0');
+    if (end != std::string::npos) out.resize(end);
+    return out;
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot read attribute", normalize(obj) + "@" + name, e);
+  }
+}
+
+double File::attr_double(const std::string& obj, const std::string& name) const {
+  std::lock_guard lock(h5_mutex());
+  try {
+    H5::Attribute a = impl_->attribute(obj, name);
+    const H5T_class_t c = a.getTypeClass();
+    if (c != H5T_FLOAT && c != H5T_INTEGER) impl_->fail("attribute is not a number:", normalize(obj) + "@" + name);
+    if (a.getSpace().getSimpleExtentNpoints() != 1)
+      impl_->fail("attribute is not a scalar:", normalize(obj) + "@" + name);
+    double v = 0;
+    a.read(H5::PredType::NATIVE_DOUBLE, &v);
+    return v;
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot read attribute", normalize(obj) + "@" + name, e);
+  }
+}
+
+int64_t File::attr_int(const std::string& obj, const std::string& name) const {
+  std::lock_guard lock(h5_mutex());
+  try {
+    H5::Attribute a = impl_->attribute(obj, name);
+    if (a.getTypeClass() != H5T_INTEGER) impl_->fail("attribute is not an integer:", normalize(obj) + "@" + name);
+    if (a.getSpace().getSimpleExtentNpoints() != 1)
+      impl_->fail("attribute is not a scalar:", normalize(obj) + "@" + name);
+    int64_t v = 0;
+    a.read(H5::PredType::NATIVE_INT64, &v);
+    return v;
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot read attribute", normalize(obj) + "@" + name, e);
+  }
+}
+
+void File::flush() {
+  std::lock_guard lock(h5_mutex());
+  try {
+    impl_->file.flush(H5F_SCOPE_GLOBAL);
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot flush", "/", e);
+  }
+}
+
+#define FP4LAB_H5_INSTANTIATE(T)                                                                    \
+  template void File::write<T>(const std::string&, const T*, const std::vector<uint64_t>&);         \
+  template std::vector<T> File::read<T>(const std::string&, std::vector<uint64_t>*) const;          \
+  template void File::append<T>(const std::string&, const T*, uint64_t, uint64_t);
+FP4LAB_H5_INSTANTIATE(float)
+FP4LAB_H5_INSTANTIATE(double)
+FP4LAB_H5_INSTANTIATE(int64_t)
+FP4LAB_H5_INSTANTIATE(int32_t)
+FP4LAB_H5_INSTANTIATE(uint8_t)
+#undef FP4LAB_H5_INSTANTIATE
+
+}  // namespace fp4lab::h5

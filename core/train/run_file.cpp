@@ -1,0 +1,441 @@
+// The run file's layout on top of core/io/h5 (no HDF5 headers here): RunWriter buffers records
+// and appends them column by column, reopen() truncates for a resume, read_run() loads a file,
+// finished or still being written. The layout is documented name by name in results/SCHEMA.md.
+#include "core/train/run_file.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <stdexcept>
+#include <thread>
+
+#include "core/io/h5.hpp"
+
+namespace fp4lab {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Every column of every table: its type, units and meaning (also written as dataset attributes
+// `units` and `description`, so a file explains itself in h5py / h5dump).
+enum class ColType { i64, f64, f32, i32, u8 };
+struct Column {
+  const char* table;
+  const char* name;
+  ColType type;
+  const char* units;
+  const char* description;
+};
+
+constexpr Column kColumns[] = {
+    {"steps", "step", ColType::i64, "1", "optimizer step, 1-based"},
+    {"steps", "tokens", ColType::i64, "tokens", "training tokens consumed after this step"},
+    {"steps", "train_loss", ColType::f64, "nats/token", "mean training cross-entropy of this step's batch"},
+    {"steps", "lr", ColType::f64, "1", "learning rate used in this step"},
+    {"steps", "grad_norm", ColType::f64, "1", "global L2 norm of the gradient before clipping"},
+    {"steps", "step_seconds", ColType::f64, "s", "wall time of this step"},
+    {"val", "step", ColType::i64, "1", "step after which validation ran"},
+    {"val", "tokens", ColType::i64, "tokens", "training tokens consumed at that step"},
+    {"val", "loss", ColType::f64, "nats/token", "mean validation cross-entropy"},
+    {"quant", "step", ColType::i64, "1", "telemetry step"},
+    {"quant", "tensor", ColType::i32, "index", "index into the root attribute tensor_names"},
+    {"quant", "role", ColType::u8, "code", "GEMM: 0=fprop 1=dgrad 2=wgrad"},
+    {"quant", "operand", ColType::u8, "code",
+     "GEMM input: 0=a (fprop x, dgrad dy, wgrad dy), 1=b (fprop w, dgrad w, wgrad x)"},
+    {"quant", "amax", ColType::f32, "1", "max |value| of the operand before quantization"},
+    {"quant", "frac_flushed", ColType::f32, "fraction", "nonzero values quantized to zero"},
+    {"quant", "frac_saturated", ColType::f32, "fraction", "values clamped to the format's max"},
+    {"quant", "sqnr_db", ColType::f32, "dB", "10 log10(sum x^2 / sum (x - q(x))^2)"},
+    {"quant", "scale_min", ColType::f32, "1", "smallest decoded block scale over valid blocks"},
+    {"quant", "scale_max", ColType::f32, "1", "largest decoded block scale over valid blocks"},
+    {"quant", "scale_std", ColType::f32, "1", "standard deviation of decoded block scales"},
+    {"layers", "step", ColType::i64, "1", "optimizer step"},
+    {"layers", "tensor", ColType::i32, "index", "index into the root attribute tensor_names"},
+    {"layers", "grad_norm", ColType::f32, "1", "L2 norm of this tensor's gradient"},
+    {"layers", "update_norm", ColType::f32, "1", "L2 norm of this step's parameter update"},
+    {"layers", "adam_m_norm", ColType::f32, "1", "L2 norm of AdamW's first moment"},
+    {"layers", "adam_v_norm", ColType::f32, "1", "L2 norm of AdamW's second moment"},
+};
+constexpr const char* kTables[] = {"steps", "val", "quant", "layers"};
+
+std::string col_path(const char* table, const char* name) { return std::string(table) + "/" + name; }
+
+void create_empty_column(h5::File& f, const Column& c) {
+  const std::string p = col_path(c.table, c.name);
+  switch (c.type) {
+    case ColType::i64: f.append<int64_t>(p, nullptr, 0); break;
+    case ColType::f64: f.append<double>(p, nullptr, 0); break;
+    case ColType::f32: f.append<float>(p, nullptr, 0); break;
+    case ColType::i32: f.append<int32_t>(p, nullptr, 0); break;
+    case ColType::u8: f.append<uint8_t>(p, nullptr, 0); break;
+  }
+  f.set_attr(p, "units", std::string(c.units));
+  f.set_attr(p, "description", std::string(c.description));
+}
+
+template <class T>
+void append_column(h5::File& f, const char* table, const char* name, const std::vector<T>& v) {
+  f.append(col_path(table, name), v.data(), v.size());
+}
+
+// Gathers one field of a record vector into a column vector.
+template <class T, class Rec, class Get>
+std::vector<T> gather(const std::vector<Rec>& recs, Get get) {
+  std::vector<T> out;
+  out.reserve(recs.size());
+  for (const auto& r : recs) out.push_back(static_cast<T>(get(r)));
+  return out;
+}
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i].empty() || names[i].find('\n') != std::string::npos)
+      throw std::invalid_argument("run file: tensor name #" + std::to_string(i) +
+                                  " is empty or contains a newline");
+    if (i) out += '\n';
+    out += names[i];
+  }
+  return out;
+}
+
+std::vector<std::string> split_names(const std::string& s) {
+  std::vector<std::string> out;
+  if (s.empty()) return out;
+  size_t i = 0;
+  while (true) {
+    const size_t j = s.find('\n', i);
+    out.push_back(s.substr(i, j == std::string::npos ? std::string::npos : j - i));
+    if (j == std::string::npos) break;
+    i = j + 1;
+  }
+  return out;
+}
+
+// Rows of `table` whose columns are all present: the shortest column (a reader racing a flush
+// may see one column a batch longer than another).
+uint64_t table_rows(const h5::File& f, const char* table) {
+  uint64_t n = UINT64_MAX;
+  for (const auto& c : kColumns) {
+    if (std::string(c.table) != table) continue;
+    const std::string p = col_path(c.table, c.name);
+    n = f.has(p) ? std::min(n, f.length(p)) : 0;
+  }
+  return n == UINT64_MAX ? 0 : n;
+}
+
+struct NotARunFile : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace
+
+std::string to_string(RunStatus s) {
+  switch (s) {
+    case RunStatus::running: return "running";
+    case RunStatus::done: return "done";
+    case RunStatus::diverged: return "diverged";
+    case RunStatus::failed: return "failed";
+  }
+  return "unknown";
+}
+
+RunStatus parse_run_status(const std::string& s) {
+  if (s == "running") return RunStatus::running;
+  if (s == "done") return RunStatus::done;
+  if (s == "diverged") return RunStatus::diverged;
+  if (s == "failed") return RunStatus::failed;
+  throw std::invalid_argument("unknown run status '" + s + "' (running, done, diverged, failed)");
+}
+
+std::string to_string(GemmRole r) {
+  switch (r) {
+    case GemmRole::fprop: return "fprop";
+    case GemmRole::dgrad: return "dgrad";
+    case GemmRole::wgrad: return "wgrad";
+  }
+  return "unknown";
+}
+
+std::string operand_name(GemmRole r, Operand o) {
+  // fprop Y = X·Wᵀ; dgrad dX = dY·W; wgrad dW = dYᵀ·X.
+  if (o == Operand::a) return r == GemmRole::fprop ? "x" : "dy";
+  return r == GemmRole::wgrad ? "x" : "w";
+}
+
+// ------------------------------------------------------------------------------------- writer
+
+struct RunWriter::Impl {
+  std::string path;
+  h5::File file;
+  std::vector<StepRecord> steps;
+  std::vector<ValRecord> val;
+  std::vector<QuantStatRecord> quant;
+  std::vector<LayerNormRecord> layers;
+  Clock::time_point last_flush = Clock::now();
+  int64_t last_step = 0;
+
+  Impl(std::string p, h5::File f) : path(std::move(p)), file(std::move(f)) {}
+  ~Impl() {
+    try {
+      flush_now();
+    } catch (...) {
+      // Destruction must not throw; the caller saw no error, the tail may be lost.
+    }
+  }
+
+  void write_pending() {
+    if (!steps.empty()) {
+      append_column(file, "steps", "step", gather<int64_t>(steps, [](auto& r) { return r.step; }));
+      append_column(file, "steps", "tokens", gather<int64_t>(steps, [](auto& r) { return r.tokens; }));
+      append_column(file, "steps", "train_loss", gather<double>(steps, [](auto& r) { return r.train_loss; }));
+      append_column(file, "steps", "lr", gather<double>(steps, [](auto& r) { return r.lr; }));
+      append_column(file, "steps", "grad_norm", gather<double>(steps, [](auto& r) { return r.grad_norm; }));
+      append_column(file, "steps", "step_seconds", gather<double>(steps, [](auto& r) { return r.step_seconds; }));
+      steps.clear();
+    }
+    if (!val.empty()) {
+      append_column(file, "val", "step", gather<int64_t>(val, [](auto& r) { return r.step; }));
+      append_column(file, "val", "tokens", gather<int64_t>(val, [](auto& r) { return r.tokens; }));
+      append_column(file, "val", "loss", gather<double>(val, [](auto& r) { return r.loss; }));
+      val.clear();
+    }
+    if (!quant.empty()) {
+      append_column(file, "quant", "step", gather<int64_t>(quant, [](auto& r) { return r.step; }));
+      append_column(file, "quant", "tensor", gather<int32_t>(quant, [](auto& r) { return r.tensor; }));
+      append_column(file, "quant", "role", gather<uint8_t>(quant, [](auto& r) { return r.role; }));
+      append_column(file, "quant", "operand", gather<uint8_t>(quant, [](auto& r) { return r.operand; }));
+      append_column(file, "quant", "amax", gather<float>(quant, [](auto& r) { return r.amax; }));
+      append_column(file, "quant", "frac_flushed", gather<float>(quant, [](auto& r) { return r.frac_flushed; }));
+      append_column(file, "quant", "frac_saturated", gather<float>(quant, [](auto& r) { return r.frac_saturated; }));
+      append_column(file, "quant", "sqnr_db", gather<float>(quant, [](auto& r) { return r.sqnr_db; }));
+      append_column(file, "quant", "scale_min", gather<float>(quant, [](auto& r) { return r.scale_min; }));
+      append_column(file, "quant", "scale_max", gather<float>(quant, [](auto& r) { return r.scale_max; }));
+      append_column(file, "quant", "scale_std", gather<float>(quant, [](auto& r) { return r.scale_std; }));
+      quant.clear();
+    }
+    if (!layers.empty()) {
+      append_column(file, "layers", "step", gather<int64_t>(layers, [](auto& r) { return r.step; }));
+      append_column(file, "layers", "tensor", gather<int32_t>(layers, [](auto& r) { return r.tensor; }));
+      append_column(file, "layers", "grad_norm", gather<float>(layers, [](auto& r) { return r.grad_norm; }));
+      append_column(file, "layers", "update_norm", gather<float>(layers, [](auto& r) { return r.update_norm; }));
+      append_column(file, "layers", "adam_m_norm", gather<float>(layers, [](auto& r) { return r.adam_m_norm; }));
+      append_column(file, "layers", "adam_v_norm", gather<float>(layers, [](auto& r) { return r.adam_v_norm; }));
+      layers.clear();
+    }
+  }
+
+  void flush_now() {
+    write_pending();
+    file.flush();
+    last_flush = Clock::now();
+  }
+
+  void maybe_flush() {
+    const std::chrono::duration<double> since = Clock::now() - last_flush;
+    if (since.count() >= kRunFlushSeconds) flush_now();
+  }
+};
+
+RunWriter::RunWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+RunWriter::RunWriter(RunWriter&&) noexcept = default;
+RunWriter& RunWriter::operator=(RunWriter&&) noexcept = default;
+RunWriter::~RunWriter() = default;
+
+RunWriter RunWriter::create(const std::string& path, const RunMeta& meta) {
+  const std::string names = join_names(meta.tensor_names);  // validate before touching the file
+  auto impl = std::make_unique<Impl>(path, h5::File::create(path));
+  h5::File& f = impl->file;
+  f.set_attr("/", "schema_version", kRunSchemaVersion);
+  f.set_attr("/", "config", meta.config_yaml);
+  f.set_attr("/", "cell_id", meta.cell_id);
+  f.set_attr("/", "status", to_string(RunStatus::running));
+  f.set_attr("/", "status_step", int64_t{0});
+  f.set_attr("/", "status_message", std::string());
+  f.set_attr("/", "n_params", meta.n_params);
+  f.set_attr("/", "entropy_rate", meta.entropy_rate);
+  f.set_attr("/", "recipe_manifest", meta.recipe_manifest);
+  f.set_attr("/", "fingerprint", meta.fingerprint);
+  f.set_attr("/", "tensor_names", names);
+  for (const auto& c : kColumns) create_empty_column(f, c);
+  f.flush();
+  return RunWriter(std::move(impl));
+}
+
+RunWriter RunWriter::reopen(const std::string& path, int64_t step) {
+  auto impl = std::make_unique<Impl>(path, h5::File::open_rw(path));
+  h5::File& f = impl->file;
+  if (!f.has_attr("/", "schema_version")) throw std::runtime_error(path + ": not an fp4lab run file");
+  const int64_t version = f.attr_int("/", "schema_version");
+  if (version > kRunSchemaVersion)
+    throw std::runtime_error(path + ": run file schema " + std::to_string(version) + " is newer than " +
+                             std::to_string(kRunSchemaVersion));
+  for (const char* table : kTables) {
+    const uint64_t rows = table_rows(f, table);
+    const auto steps = rows ? f.read<int64_t>(col_path(table, "step")) : std::vector<int64_t>();
+    uint64_t keep = 0;  // records are appended in step order: keep the leading ones <= step
+    while (keep < rows && steps[keep] <= step) ++keep;
+    for (const auto& c : kColumns) {
+      if (std::string(c.table) != table) continue;
+      if (!f.has(col_path(c.table, c.name))) create_empty_column(f, c);
+      f.truncate(col_path(c.table, c.name), keep);
+    }
+    if (std::string(table) == "steps" && keep > 0) impl->last_step = steps[keep - 1];
+  }
+  f.set_attr("/", "status", to_string(RunStatus::running));
+  f.set_attr("/", "status_step", step);
+  f.set_attr("/", "status_message", "resumed after step " + std::to_string(step));
+  f.flush();
+  return RunWriter(std::move(impl));
+}
+
+void RunWriter::add_step(const StepRecord& r) {
+  impl_->steps.push_back(r);
+  impl_->last_step = r.step;
+  impl_->maybe_flush();
+}
+
+void RunWriter::add_val(const ValRecord& r) {
+  impl_->val.push_back(r);
+  impl_->maybe_flush();
+}
+
+void RunWriter::add_quant_stats(const std::vector<QuantStatRecord>& rs) {
+  impl_->quant.insert(impl_->quant.end(), rs.begin(), rs.end());
+  impl_->maybe_flush();
+}
+
+void RunWriter::add_layer_norms(const std::vector<LayerNormRecord>& rs) {
+  impl_->layers.insert(impl_->layers.end(), rs.begin(), rs.end());
+  impl_->maybe_flush();
+}
+
+void RunWriter::set_status(RunStatus s, int64_t at_step, const std::string& message) {
+  impl_->write_pending();  // records first: a reader seeing `done` sees every step
+  impl_->file.set_attr("/", "status", to_string(s));
+  impl_->file.set_attr("/", "status_step", at_step);
+  impl_->file.set_attr("/", "status_message", message);
+  impl_->flush_now();
+}
+
+void RunWriter::set_manifest(const std::string& recipe_manifest) {
+  impl_->file.set_attr("/", "recipe_manifest", recipe_manifest);
+  impl_->flush_now();
+}
+
+void RunWriter::flush() { impl_->flush_now(); }
+
+const std::string& RunWriter::path() const { return impl_->path; }
+int64_t RunWriter::last_step() const { return impl_->last_step; }
+
+// ------------------------------------------------------------------------------------- reader
+
+namespace {
+
+template <class T>
+std::vector<T> read_column(const h5::File& f, const char* table, const char* name, uint64_t rows) {
+  auto v = f.read<T>(col_path(table, name));
+  v.resize(rows);
+  return v;
+}
+
+std::string attr_string_or(const h5::File& f, const char* name, const std::string& fallback) {
+  return f.has_attr("/", name) ? f.attr_string("/", name) : fallback;
+}
+
+RunData read_run_once(const std::string& path, bool with_telemetry) {
+  auto f = h5::File::open_ro(path);
+  if (!f.has_attr("/", "schema_version"))
+    throw NotARunFile(path + ": not an fp4lab run file (no schema_version attribute)");
+  RunData d;
+  d.path = path;
+  d.schema_version = f.attr_int("/", "schema_version");
+  if (d.schema_version > kRunSchemaVersion)
+    throw NotARunFile(path + ": run file schema " + std::to_string(d.schema_version) +
+                      " is newer than this fp4lab's " + std::to_string(kRunSchemaVersion));
+  d.meta.config_yaml = attr_string_or(f, "config", "");
+  d.meta.cell_id = attr_string_or(f, "cell_id", "");
+  d.meta.tensor_names = split_names(attr_string_or(f, "tensor_names", ""));
+  d.meta.n_params = f.has_attr("/", "n_params") ? f.attr_int("/", "n_params") : 0;
+  d.meta.entropy_rate = f.has_attr("/", "entropy_rate") ? f.attr_double("/", "entropy_rate") : -1.0;
+  d.meta.recipe_manifest = attr_string_or(f, "recipe_manifest", "");
+  d.meta.fingerprint = attr_string_or(f, "fingerprint", "");
+  try {
+    d.status = parse_run_status(attr_string_or(f, "status", "running"));
+  } catch (const std::invalid_argument& e) {
+    throw NotARunFile(path + ": " + e.what());
+  }
+  d.status_step = f.has_attr("/", "status_step") ? f.attr_int("/", "status_step") : 0;
+  d.status_message = attr_string_or(f, "status_message", "");
+
+  if (const uint64_t n = table_rows(f, "steps")) {
+    const auto step = read_column<int64_t>(f, "steps", "step", n);
+    const auto tokens = read_column<int64_t>(f, "steps", "tokens", n);
+    const auto loss = read_column<double>(f, "steps", "train_loss", n);
+    const auto lr = read_column<double>(f, "steps", "lr", n);
+    const auto gn = read_column<double>(f, "steps", "grad_norm", n);
+    const auto secs = read_column<double>(f, "steps", "step_seconds", n);
+    d.steps.resize(n);
+    for (uint64_t i = 0; i < n; ++i) d.steps[i] = StepRecord{step[i], tokens[i], loss[i], lr[i], gn[i], secs[i]};
+  }
+  if (const uint64_t n = table_rows(f, "val")) {
+    const auto step = read_column<int64_t>(f, "val", "step", n);
+    const auto tokens = read_column<int64_t>(f, "val", "tokens", n);
+    const auto loss = read_column<double>(f, "val", "loss", n);
+    d.val.resize(n);
+    for (uint64_t i = 0; i < n; ++i) d.val[i] = ValRecord{step[i], tokens[i], loss[i]};
+  }
+  if (!with_telemetry) return d;
+  if (const uint64_t n = table_rows(f, "quant")) {
+    const auto step = read_column<int64_t>(f, "quant", "step", n);
+    const auto tensor = read_column<int32_t>(f, "quant", "tensor", n);
+    const auto role = read_column<uint8_t>(f, "quant", "role", n);
+    const auto operand = read_column<uint8_t>(f, "quant", "operand", n);
+    const auto amax = read_column<float>(f, "quant", "amax", n);
+    const auto flushed = read_column<float>(f, "quant", "frac_flushed", n);
+    const auto saturated = read_column<float>(f, "quant", "frac_saturated", n);
+    const auto sqnr = read_column<float>(f, "quant", "sqnr_db", n);
+    const auto smin = read_column<float>(f, "quant", "scale_min", n);
+    const auto smax = read_column<float>(f, "quant", "scale_max", n);
+    const auto sstd = read_column<float>(f, "quant", "scale_std", n);
+    d.quant.resize(n);
+    for (uint64_t i = 0; i < n; ++i) {
+      if (role[i] > 2 || operand[i] > 1)
+        throw NotARunFile(path + ": quant row " + std::to_string(i) + " has an unknown role/operand code");
+      d.quant[i] = QuantStatRecord{step[i],     tensor[i],    static_cast<GemmRole>(role[i]),
+                                   static_cast<Operand>(operand[i]), amax[i], flushed[i], saturated[i],
+                                   sqnr[i],     smin[i],      smax[i],      sstd[i]};
+    }
+  }
+  if (const uint64_t n = table_rows(f, "layers")) {
+    const auto step = read_column<int64_t>(f, "layers", "step", n);
+    const auto tensor = read_column<int32_t>(f, "layers", "tensor", n);
+    const auto gn = read_column<float>(f, "layers", "grad_norm", n);
+    const auto un = read_column<float>(f, "layers", "update_norm", n);
+    const auto mn = read_column<float>(f, "layers", "adam_m_norm", n);
+    const auto vn = read_column<float>(f, "layers", "adam_v_norm", n);
+    d.layer_norms.resize(n);
+    for (uint64_t i = 0; i < n; ++i) d.layer_norms[i] = LayerNormRecord{step[i], tensor[i], gn[i], un[i], mn[i], vn[i]};
+  }
+  return d;
+}
+
+}  // namespace
+
+RunData read_run(const std::string& path, bool with_telemetry) {
+  if (!std::filesystem::exists(path)) throw std::runtime_error(path + ": no such file");
+  // A read racing the writer's flush can see half-updated metadata; such errors are transient.
+  constexpr int kAttempts = 5;
+  for (int attempt = 1;; ++attempt) {
+    try {
+      return read_run_once(path, with_telemetry);
+    } catch (const NotARunFile&) {
+      throw;
+    } catch (const std::runtime_error&) {
+      if (attempt == kAttempts) throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50 * attempt));
+    }
+  }
+}
+
+}  // namespace fp4lab

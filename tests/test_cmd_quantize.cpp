@@ -1,0 +1,206 @@
+// The `fp4lab quantize` and `fp4lab formats` commands, run as the built binary (FP4LAB_BINARY):
+// outputs equal the in-process quantizer bit for bit; every usage error exits 2 with a one-line
+// message and leaves no output file; conformance vectors re-quantize to themselves.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/io/h5.hpp"
+#include "core/quant/quantize.hpp"
+#include "tests/quant_test_support.hpp"
+
+namespace fp4lab {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace testing_support;
+
+struct CliResult {
+  int code = -1;
+  std::string output;  // stdout and stderr
+};
+
+CliResult run_cli(const std::string& args) {
+  CliResult r;
+  FILE* pipe = popen((std::string(FP4LAB_BINARY) + " " + args + " 2>&1").c_str(), "r");
+  if (!pipe) return r;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.output.append(buffer, n);
+  const int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+class CmdQuantize : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("fp4lab_cmd_quantize_" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+    in_ = (dir_ / "in.h5").string();
+    h5::File f = h5::File::create(in_);
+    w_ = gaussian(48 * 80, 4, 2.0);
+    f.write("w", w_, {48, 80});
+    f.write("nested/w", w_, {48, 80});
+    std::vector<int32_t> ints(48 * 80, 3);
+    f.write("ints", ints, {48, 80});
+    f.write("cube", std::vector<float>(2 * 16 * 16, 1.0f), {2, 16, 16});
+    f.write("nan", std::vector<float>(4 * 32, std::numeric_limits<float>::quiet_NaN()), {4, 32});
+    f.write("odd", std::vector<float>(5 * 40, 1.0f), {5, 40});
+    f.write("empty", std::vector<float>{}, {0, 16});
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  fs::path dir_;
+  std::string in_;
+  std::vector<float> w_;
+};
+
+TEST_F(CmdQuantize, WritesCodesScalesDequantEqualToTheLibrary) {
+  struct Case {
+    std::string args;
+    QuantSpec spec;
+    QuantRandom random;
+  };
+  std::vector<Case> cases;
+  QuantSpec s;
+  named_format("nvfp4", s);
+  cases.push_back({"--format nvfp4", s, {}});
+  s.tile = Tile::d2;
+  s.rht = true;
+  s.rounding = Rounding::sr;
+  s.formula = BlockScaleFormula::te_2_13;
+  cases.push_back({"--format nvfp4 --tile 2d --rht --rounding sr --seed 3 --te-formula 2.13", s, {3, 0, 0}});
+  named_format("mxfp4", s);
+  s.scale_rule = ScaleRule::ceil;
+  s.block = 16;
+  cases.push_back({"--format mxfp4 --scale-rule ceil --block 16", s, {}});
+  named_format("fp8_e4m3", s);
+  cases.push_back({"--format fp8_e4m3", s, {}});
+  named_format("bf16", s);
+  cases.push_back({"--format bf16", s, {}});
+  for (const Case& c : cases) {
+    const std::string out = path("out.h5");
+    const CliResult r = run_cli("quantize " + in_ + " " + out + " --dataset w " + c.args);
+    ASSERT_EQ(r.code, 0) << c.args << "\n" << r.output;
+    std::vector<float> expected(w_.size());
+    std::vector<uint8_t> codes, scales;
+    float amax = 0;
+    quantize(w_.data(), expected.data(), 48, 80, c.spec, c.random, {&codes, &scales, &amax, nullptr});
+    const h5::File f = h5::File::open_ro(out);
+    std::vector<uint64_t> shape;
+    EXPECT_TRUE(float_bits_equal(expected, f.read<float>("dequant", &shape), c.args + " dequant"));
+    EXPECT_EQ(shape, (std::vector<uint64_t>{48, 80}));
+    EXPECT_EQ(f.has("codes"), !codes.empty()) << c.args;
+    if (!codes.empty()) {
+      EXPECT_TRUE(bytes_equal(codes, f.read<uint8_t>("codes", &shape), c.args + " codes"));
+    }
+    EXPECT_EQ(f.has("scales"), !scales.empty()) << c.args;
+    if (!scales.empty()) {
+      EXPECT_TRUE(bytes_equal(scales, f.read<uint8_t>("scales", &shape), c.args + " scales"));
+      EXPECT_EQ(shape, (std::vector<uint64_t>{48, static_cast<uint64_t>(80 / c.spec.block)}));
+    }
+    EXPECT_EQ(f.attr_double("/", "global_amax"), amax);
+    EXPECT_EQ(f.attr_string("/", "format"), describe(c.spec));
+    EXPECT_FALSE(fs::exists(out + ".tmp"));
+  }
+  EXPECT_EQ(run_cli("quantize " + in_ + " " + path("nested.h5") + " --dataset nested/w --format nvfp4").code, 0);
+}
+
+TEST_F(CmdQuantize, UsageErrorsExitTwoWithOneLineAndNoOutput) {
+  const std::string out = path("bad.h5");
+  struct Case {
+    std::string args;
+    std::string message;  // expected substring of the one-line message ("" for CLI11's own)
+  };
+  const Case cases[] = {
+      {"quantize " + in_ + " " + out + " --dataset missing --format nvfp4", "dataset 'missing' not found"},
+      {"quantize " + in_ + " " + out + " --dataset ints --format nvfp4", "is int32; quantize takes float32"},
+      {"quantize " + in_ + " " + out + " --dataset cube --format nvfp4", "has 3 dimensions"},
+      {"quantize " + in_ + " " + out + " --dataset nan --format nvfp4", "holds only NaN"},
+      {"quantize " + in_ + " " + out + " --dataset empty --format nvfp4", "is empty"},
+      {"quantize " + in_ + " " + out + " --dataset odd --format nvfp4", "block size 16 does not divide the last axis (40)"},
+      {"quantize " + in_ + " " + out + " --dataset w --format mxfp4", "block size 32 does not divide the last axis (80)"},
+      {"quantize " + in_ + " " + out + " --dataset w --format nvfp4 --block 7", "block size 7 does not divide"},
+      {"quantize " + in_ + " " + out + " --dataset odd --format nvfp4 --block 8 --tile 2d", "do not divide the first axis (5)"},
+      {"quantize " + in_ + " " + out + " --dataset w --format mxfp8 --rounding sr", "stochastic rounding is only defined"},
+      {"quantize " + in_ + " " + out + " --dataset w --format nvfp4 --rht --rht-size 12", "rht_size 12"},
+      {"quantize " + path("missing.h5") + " " + out + " --dataset w --format nvfp4", "no such file"},
+      {"quantize " + in_ + " " + in_ + " --dataset w --format nvfp4", "OUT must differ from IN"},
+      {"quantize " + in_ + " " + out + " --dataset w --format nvfp9", ""},
+      {"quantize " + in_ + " " + out + " --format nvfp4", ""},
+  };
+  for (const Case& c : cases) {
+    const CliResult r = run_cli(c.args);
+    EXPECT_EQ(r.code, 2) << c.args << "\n" << r.output;
+    EXPECT_FALSE(fs::exists(out)) << c.args;
+    EXPECT_FALSE(fs::exists(out + ".tmp")) << c.args;
+    if (!c.message.empty()) {
+      EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n" << r.output;
+      EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << "not one line: " << r.output;
+    }
+  }
+  EXPECT_TRUE(fs::exists(in_));
+}
+
+TEST_F(CmdQuantize, FormatsListsDescribesAndWritesVectors) {
+  CliResult r = run_cli("formats");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.output.find("fp4_e2m1/16 e4m3 1d rne"), std::string::npos) << r.output;
+  r = run_cli("formats nvfp4");
+  EXPECT_EQ(r.code, 0);
+  for (const char* text : {"tie -> 0 (even)", "NaN -> +6", "min subnormal", "2688", "floor(256 f)/256"})
+    EXPECT_NE(r.output.find(text), std::string::npos) << text << "\n" << r.output;
+  r = run_cli("formats mxfp4");
+  EXPECT_NE(r.output.find("floor rule"), std::string::npos) << r.output;
+  EXPECT_EQ(run_cli("formats nvfp5").code, 2);
+
+  const std::string vectors = path("vectors.h5");
+  r = run_cli("formats nvfp4 --vectors " + vectors);
+  ASSERT_EQ(r.code, 0) << r.output;
+  const h5::File f = h5::File::open_ro(vectors);
+  for (const char* variant : {"base", "2d", "sr_seed1", "rht", "te_2_13"})
+    for (const char* c : {"ties", "nonfinite", "hostile", "gaussian"}) {
+      const std::string group = std::string("/nvfp4/") + variant + "/" + c;
+      ASSERT_TRUE(f.has(group + "/input")) << group;
+      std::vector<uint64_t> shape;
+      const std::vector<float> input = f.read<float>(group + "/input", &shape);
+      QuantSpec spec;
+      named_format("nvfp4", spec);
+      spec.tile = f.attr_string(group, "tile") == "2d" ? Tile::d2 : Tile::d1;
+      spec.rht = f.attr_int(group, "rht") != 0;
+      parse(f.attr_string(group, "rounding"), spec.rounding);
+      parse(f.attr_string(group, "formula"), spec.formula);
+      const QuantRandom rnd{static_cast<uint64_t>(f.attr_int(group, "seed")), 0, 0};
+      std::vector<float> out(input.size());
+      std::vector<uint8_t> codes, scales;
+      quantize_reference(input.data(), out.data(), static_cast<int64_t>(shape[0]), static_cast<int64_t>(shape[1]),
+                         spec, rnd, {&codes, &scales, nullptr, nullptr});
+      EXPECT_TRUE(bytes_equal(codes, f.read<uint8_t>(group + "/codes"), group + " codes"));
+      EXPECT_TRUE(bytes_equal(scales, f.read<uint8_t>(group + "/scales"), group + " scales"));
+      EXPECT_TRUE(float_bits_equal(out, f.read<float>(group + "/dequant"), group + " dequant"));
+    }
+  // The ties case puts E2M1 ties at scale 1: 0.25 -> 0, 0.75 -> 2 (1.0), 5 -> 6 (4.0).
+  const std::vector<uint8_t> codes = f.read<uint8_t>("/nvfp4/base/ties/codes");
+  EXPECT_EQ(codes[1], 0x0);
+  EXPECT_EQ(codes[2], 0x2);
+  EXPECT_EQ(codes[7], 0x6);
+  EXPECT_EQ(codes[9], 0x8);  // -0
+  r = run_cli("formats --vectors " + path("all.h5"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  const h5::File all = h5::File::open_ro(path("all.h5"));
+  for (const char* group : {"/mxfp4/ceil/hostile/codes", "/mxfp8/floor/ties/scales", "/fp8_e5m2/base/gaussian/codes",
+                            "/bf16/base/nonfinite/dequant", "/fp32/base/ties/dequant"})
+    EXPECT_TRUE(all.has(group)) << group;
+}
+
+}  // namespace
+}  // namespace fp4lab

@@ -1,0 +1,297 @@
+// Tests for the run file (core/train/run_file): full round trip of every table and attribute,
+// reopen + truncate for resuming, reading (in this process, in another process, and with h5py)
+// while the writer still has the file open, and the h5py example in results/SCHEMA.md.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "core/io/h5.hpp"
+#include "core/train/run_file.hpp"
+
+namespace fp4lab {
+namespace {
+
+namespace fs = std::filesystem;
+
+class RunFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("fp4lab_run_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+RunMeta test_meta() {
+  RunMeta m;
+  m.config_yaml = "model:\n  d_model: 64\ntrain:\n  seed: 3\n";
+  m.cell_id = "c0ffee12";
+  m.tensor_names = {"layers.0.self_attn.q_proj", "layers.0.mlp.down_proj", "lm_head"};
+  m.n_params = 123456;
+  m.entropy_rate = 1.75;
+  m.recipe_manifest = "fprop: {x: nvfp4}\n";
+  m.fingerprint = "fp:deadbeef";
+  return m;
+}
+
+StepRecord step_at(int64_t s) {
+  return StepRecord{s, s * 512, 5.0 / std::sqrt(static_cast<double>(s)), 1e-3 * s, 0.5 + s, 0.01 * s};
+}
+
+std::vector<QuantStatRecord> quant_at(int64_t s) {
+  std::vector<QuantStatRecord> out;
+  for (int32_t t = 0; t < 3; ++t)
+    for (uint8_t r = 0; r < 3; ++r)
+      for (uint8_t o = 0; o < 2; ++o)
+        out.push_back(QuantStatRecord{s, t, static_cast<GemmRole>(r), static_cast<Operand>(o), 1.5f * t + s,
+                                      0.01f * o, 0.001f * r, 20.0f + t, 0.5f, 8.0f, 1.25f});
+  return out;
+}
+
+std::vector<LayerNormRecord> norms_at(int64_t s) {
+  std::vector<LayerNormRecord> out;
+  for (int32_t t = 0; t < 3; ++t) out.push_back(LayerNormRecord{s, t, 0.1f * t, 0.01f * s, 1.0f, 2.0f});
+  return out;
+}
+
+// Writes steps 1..n, val every 25 steps, quant every 10, layer norms every 5.
+void write_steps(RunWriter& w, int64_t from, int64_t to) {
+  for (int64_t s = from; s <= to; ++s) {
+    w.add_step(step_at(s));
+    if (s % 25 == 0) w.add_val(ValRecord{s, s * 512, 4.0 / std::sqrt(static_cast<double>(s))});
+    if (s % 10 == 0) w.add_quant_stats(quant_at(s));
+    if (s % 5 == 0) w.add_layer_norms(norms_at(s));
+  }
+}
+
+void expect_steps_contiguous(const RunData& d, int64_t n) {
+  ASSERT_EQ(d.steps.size(), static_cast<size_t>(n));
+  for (int64_t s = 1; s <= n; ++s) {
+    const StepRecord& r = d.steps[s - 1];
+    const StepRecord e = step_at(s);
+    ASSERT_EQ(r.step, e.step);
+    ASSERT_EQ(r.tokens, e.tokens);
+    ASSERT_EQ(r.train_loss, e.train_loss) << "step " << s;
+    ASSERT_EQ(r.lr, e.lr);
+    ASSERT_EQ(r.grad_norm, e.grad_norm);
+    ASSERT_EQ(r.step_seconds, e.step_seconds);
+  }
+}
+
+TEST_F(RunFileTest, RoundTripEveryTableAndAttribute) {
+  const std::string file = path("run.h5");
+  {
+    auto w = RunWriter::create(file, test_meta());
+    write_steps(w, 1, 200);
+    w.set_manifest("fprop: {x: nvfp4, w: nvfp4_2d}\n");
+    w.set_status(RunStatus::done, 200, "finished");
+  }
+  const RunData d = read_run(file);
+  const RunMeta m = test_meta();
+  EXPECT_EQ(d.path, file);
+  EXPECT_EQ(d.schema_version, kRunSchemaVersion);
+  EXPECT_EQ(d.meta.config_yaml, m.config_yaml);
+  EXPECT_EQ(d.meta.cell_id, m.cell_id);
+  EXPECT_EQ(d.meta.tensor_names, m.tensor_names);
+  EXPECT_EQ(d.meta.n_params, m.n_params);
+  EXPECT_EQ(d.meta.entropy_rate, m.entropy_rate);
+  EXPECT_EQ(d.meta.recipe_manifest, "fprop: {x: nvfp4, w: nvfp4_2d}\n");
+  EXPECT_EQ(d.meta.fingerprint, m.fingerprint);
+  EXPECT_EQ(d.status, RunStatus::done);
+  EXPECT_EQ(d.status_step, 200);
+  EXPECT_EQ(d.status_message, "finished");
+  expect_steps_contiguous(d, 200);
+  ASSERT_EQ(d.val.size(), 8u);
+  EXPECT_EQ(d.val[3].step, 100);
+  EXPECT_EQ(d.val[3].tokens, 100 * 512);
+  EXPECT_EQ(d.val[3].loss, 0.4);
+  ASSERT_EQ(d.quant.size(), 20u * 18u);
+  const QuantStatRecord& q = d.quant[18 * 4 + 2 * 6 + 2 * 2 + 1];  // step 50, tensor 2, wgrad, b
+  EXPECT_EQ(q.step, 50);
+  EXPECT_EQ(q.tensor, 2);
+  EXPECT_EQ(q.role, GemmRole::wgrad);
+  EXPECT_EQ(q.operand, Operand::b);
+  EXPECT_EQ(q.amax, 53.0f);
+  EXPECT_EQ(q.frac_flushed, 0.01f);
+  EXPECT_EQ(q.frac_saturated, 0.002f);
+  EXPECT_EQ(q.sqnr_db, 22.0f);
+  EXPECT_EQ(q.scale_min, 0.5f);
+  EXPECT_EQ(q.scale_max, 8.0f);
+  EXPECT_EQ(q.scale_std, 1.25f);
+  ASSERT_EQ(d.layer_norms.size(), 40u * 3u);
+  EXPECT_EQ(d.layer_norms.back().step, 200);
+  EXPECT_EQ(d.layer_norms.back().tensor, 2);
+  EXPECT_FLOAT_EQ(d.layer_norms.back().update_norm, 2.0f);
+
+  const RunData light = read_run(file, /*with_telemetry=*/false);
+  EXPECT_EQ(light.steps.size(), 200u);
+  EXPECT_TRUE(light.quant.empty());
+  EXPECT_TRUE(light.layer_norms.empty());
+}
+
+TEST_F(RunFileTest, NamesAndCodes) {
+  EXPECT_EQ(to_string(RunStatus::diverged), "diverged");
+  for (auto s : {RunStatus::running, RunStatus::done, RunStatus::diverged, RunStatus::failed})
+    EXPECT_EQ(parse_run_status(to_string(s)), s);
+  EXPECT_THROW(parse_run_status("finished"), std::invalid_argument);
+  EXPECT_EQ(operand_name(GemmRole::fprop, Operand::a), "x");
+  EXPECT_EQ(operand_name(GemmRole::fprop, Operand::b), "w");
+  EXPECT_EQ(operand_name(GemmRole::dgrad, Operand::a), "dy");
+  EXPECT_EQ(operand_name(GemmRole::dgrad, Operand::b), "w");
+  EXPECT_EQ(operand_name(GemmRole::wgrad, Operand::a), "dy");
+  EXPECT_EQ(operand_name(GemmRole::wgrad, Operand::b), "x");
+  EXPECT_EQ(to_string(GemmRole::wgrad), "wgrad");
+}
+
+TEST_F(RunFileTest, EmptyRunAndBadInputs) {
+  const std::string file = path("empty.h5");
+  { auto w = RunWriter::create(file, RunMeta{}); }
+  const RunData d = read_run(file);
+  EXPECT_EQ(d.status, RunStatus::running);
+  EXPECT_TRUE(d.steps.empty());
+  EXPECT_TRUE(d.meta.tensor_names.empty());
+  EXPECT_EQ(d.meta.entropy_rate, -1.0);
+
+  RunMeta bad;
+  bad.tensor_names = {"a", "b\nc"};
+  EXPECT_THROW(RunWriter::create(path("bad.h5"), bad), std::invalid_argument);
+  EXPECT_THROW(read_run(path("missing.h5")), std::runtime_error);
+  {
+    auto f = h5::File::create(path("other.h5"));
+    f.set_attr("/", "something", 1.0);
+  }
+  try {
+    read_run(path("other.h5"));
+    FAIL() << "a non-run HDF5 file must be rejected";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not an fp4lab run file"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(RunFileTest, ReopenTruncatesEverySeriesThenContinues) {
+  const std::string file = path("resume.h5");
+  {
+    auto w = RunWriter::create(file, test_meta());
+    write_steps(w, 1, 87);  // "crashes" after step 87; checkpoint was at step 50
+  }
+  {
+    auto w = RunWriter::reopen(file, 50);
+    EXPECT_EQ(w.last_step(), 50);
+    const RunData mid = read_run(file);
+    EXPECT_EQ(mid.status, RunStatus::running);
+    EXPECT_EQ(mid.status_step, 50);
+    expect_steps_contiguous(mid, 50);
+    ASSERT_EQ(mid.val.size(), 2u);
+    EXPECT_EQ(mid.val.back().step, 50);
+    ASSERT_EQ(mid.quant.size(), 5u * 18u);
+    EXPECT_EQ(mid.quant.back().step, 50);
+    ASSERT_EQ(mid.layer_norms.size(), 10u * 3u);
+    EXPECT_EQ(mid.layer_norms.back().step, 50);
+    write_steps(w, 51, 120);
+    w.set_status(RunStatus::done, 120);
+  }
+  const RunData d = read_run(file);
+  EXPECT_EQ(d.status, RunStatus::done);
+  expect_steps_contiguous(d, 120);
+  ASSERT_EQ(d.val.size(), 4u);
+  for (size_t i = 0; i < d.val.size(); ++i) EXPECT_EQ(d.val[i].step, 25 * static_cast<int64_t>(i + 1));
+  EXPECT_EQ(d.quant.size(), 12u * 18u);
+  EXPECT_EQ(d.layer_norms.size(), 24u * 3u);
+  EXPECT_EQ(d.meta.cell_id, "c0ffee12");
+  // Reopening at a step before any record empties the series.
+  { auto w = RunWriter::reopen(file, 0); }
+  EXPECT_TRUE(read_run(file).steps.empty());
+}
+
+TEST_F(RunFileTest, ReadWhileWriterOpen) {
+  const std::string file = path("live.h5");
+  auto w = RunWriter::create(file, test_meta());
+  write_steps(w, 1, 30);
+  w.flush();
+  // Same process.
+  RunData d = read_run(file);
+  EXPECT_EQ(d.status, RunStatus::running);
+  expect_steps_contiguous(d, 30);
+  // Another process (this test binary re-run as a pure reader; a fork would share our open
+  // HDF5 file state and prove nothing).
+  {
+    const std::string self = fs::read_symlink("/proc/self/exe").string();
+    const std::string cmd = "FP4LAB_TEST_READ_RUN=" + file + " " + self +
+                            " --gtest_filter=RunFileChild.ReadsLiveFile > " + path("child.txt") + " 2>&1";
+    const int rc = std::system(cmd.c_str());
+    std::ifstream log(path("child.txt"));
+    std::stringstream ls;
+    ls << log.rdbuf();
+    EXPECT_EQ(rc, 0) << cmd << "\n" << ls.str();
+    EXPECT_NE(ls.str().find("[  PASSED  ] 1 test"), std::string::npos) << ls.str();
+  }
+  // Another process (h5py), while we keep appending.
+  write_steps(w, 31, 60);
+  w.flush();
+  if (std::system("/usr/bin/python3 -c 'import h5py' >/dev/null 2>&1") == 0) {
+    const std::string cmd =
+        "/usr/bin/python3 -c \"import h5py,sys; f=h5py.File(sys.argv[1],'r'); "
+        "assert f.attrs['status']=='running', f.attrs['status']; "
+        "assert len(f['steps/train_loss'])==60, len(f['steps/train_loss']); "
+        "assert list(f['steps/step'][:3])==[1,2,3]\" " + file;
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  }
+  w.set_status(RunStatus::diverged, 60, "loss is NaN");
+  d = read_run(file);
+  EXPECT_EQ(d.status, RunStatus::diverged);
+  EXPECT_EQ(d.status_message, "loss is NaN");
+  expect_steps_contiguous(d, 60);
+}
+
+// The reader half of ReadWhileWriterOpen: runs only when that test starts it in a new process.
+TEST(RunFileChild, ReadsLiveFile) {
+  const char* file = std::getenv("FP4LAB_TEST_READ_RUN");
+  if (!file) GTEST_SKIP() << "helper for RunFileTest.ReadWhileWriterOpen";
+  const RunData d = read_run(file);
+  EXPECT_EQ(d.status, RunStatus::running);
+  expect_steps_contiguous(d, 30);
+  EXPECT_EQ(d.val.size(), 1u);
+  EXPECT_EQ(d.quant.size(), 3u * 18u);
+}
+
+// The first ```python block of results/SCHEMA.md must run on a real run file.
+TEST_F(RunFileTest, SchemaDocExampleRuns) {
+  if (std::system("/usr/bin/python3 -c 'import h5py, numpy' >/dev/null 2>&1") != 0) GTEST_SKIP() << "no h5py";
+  std::ifstream in(std::string(FP4LAB_SOURCE_DIR) + "/results/SCHEMA.md");
+  ASSERT_TRUE(in) << "results/SCHEMA.md missing";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string doc = ss.str();
+  const size_t start = doc.find("```python\n");
+  ASSERT_NE(start, std::string::npos) << "no python example in SCHEMA.md";
+  const size_t end = doc.find("```", start + 10);
+  ASSERT_NE(end, std::string::npos);
+  const std::string script_path = path("example.py");
+  std::ofstream(script_path) << doc.substr(start + 10, end - start - 10);
+  const std::string file = path("run.h5");
+  {
+    auto w = RunWriter::create(file, test_meta());
+    write_steps(w, 1, 100);
+    w.set_status(RunStatus::done, 100);
+  }
+  const std::string cmd = "cd " + dir_.string() + " && /usr/bin/python3 " + script_path + " run.h5 > out.txt";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream out(path("out.txt"));
+  std::stringstream os;
+  os << out.rdbuf();
+  EXPECT_NE(os.str().find("100 steps"), std::string::npos) << os.str();
+}
+
+}  // namespace
+}  // namespace fp4lab
