@@ -137,4 +137,4 @@ BENCHMARK(BM_MediumLinearGemms)->Unit(benchmark::kMillisecond)->UseRealTime();
 }  // namespace
 }  // namespace fp4lab
 
-BENCHMARK_MAIN();
+// main() is bench_quant.cpp's: every bench/*.cpp links into the one fp4lab_bench binary.
