@@ -282,7 +282,7 @@ TEST(GridErrors, ImpossibleCellNamesTheAxisValue) {
 }
 
 TEST(GridAblations, ShippedGridsPlanWithTheirCellCounts) {
-  const std::map<std::string, size_t> expected = {{"quickstart", 6},     {"nvfp4_vs_mxfp4", 12},
+  const std::map<std::string, size_t> expected = {{"quickstart", 9},     {"nvfp4_vs_mxfp4", 12},
                                                   {"nvfp4_vs_fp8", 6},   {"layer_exemption", 14},
                                                   {"nvfp4_ablation", 12}};
   for (const auto& [name, count] : expected) {

@@ -109,6 +109,7 @@ TEST(CounterRandom, IsAPureFunctionOfItsCounter) {
 TEST(Checkpoint, PathNextToTheRunFile) {
   EXPECT_EQ(checkpoint_path_for("out/abc.h5"), "out/abc.ckpt.h5");
   EXPECT_EQ(checkpoint_path_for("run"), "run.ckpt.h5");
+  EXPECT_EQ(final_checkpoint_path_for("out/abc.h5"), "out/abc.final.ckpt.h5");
 }
 
 }  // namespace

@@ -50,7 +50,9 @@ cat "$SRC"/experiments/recipes/*.yaml > text.txt
 grep -qE '^loss [0-9.]+ nats/byte = [0-9.]+ bits/byte' eval.txt || fail "eval output: $(cat eval.txt)"
 
 "$FP4LAB" train run.yaml --threads 1 --out stopped.h5 > resumed.log || fail "resume: $(cat resumed.log)"
-[ ! -f stopped.ckpt.h5 ] || fail "the checkpoint outlived the finished run"
+[ ! -f stopped.ckpt.h5 ] || fail "the resume checkpoint outlived the finished run"
+[ -f stopped.final.ckpt.h5 ] || fail "no final checkpoint"
+"$FP4LAB" eval stopped.final.ckpt.h5 --text text.txt --batch 4 > eval.txt || fail "eval of the final checkpoint: $(cat eval.txt)"
 /usr/bin/python3 - "results/runs/$id.h5" stopped.h5 << 'EOF'
 import sys, h5py
 with h5py.File(sys.argv[1], "r") as a, h5py.File(sys.argv[2], "r") as b:

@@ -54,6 +54,11 @@ static CheckpointState read_state(const h5::File& f, const std::string& path) {
   return s;
 }
 
+std::string final_checkpoint_path_for(const std::string& run_path) {
+  std::string ckpt = checkpoint_path_for(run_path);
+  return ckpt.substr(0, ckpt.size() - std::string(".ckpt.h5").size()) + ".final.ckpt.h5";
+}
+
 CheckpointState read_checkpoint_state(const std::string& path) {
   return read_state(h5::File::open_ro(path), path);
 }

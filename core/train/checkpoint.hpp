@@ -25,7 +25,9 @@ CheckpointState load_checkpoint(const std::string& path, Model& model, AdamW* op
 // Only the state attributes (config etc.), without building a model.
 CheckpointState read_checkpoint_state(const std::string& path);
 
-// "<run>.ckpt.h5" for a run file "<run>.h5".
+// "<run>.ckpt.h5" for a run file "<run>.h5": the resume checkpoint, present only while unfinished.
 std::string checkpoint_path_for(const std::string& run_path);
+// "<run>.final.ckpt.h5": the final weights of a finished run (for fp4lab eval).
+std::string final_checkpoint_path_for(const std::string& run_path);
 
 }  // namespace fp4lab

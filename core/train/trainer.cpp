@@ -188,10 +188,11 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
       return result;
     }
   }
-  // The final checkpoint stays next to the finished run file (fp4lab eval, warm starts).
-  checkpoint();
+  // The final weights stay next to the finished run file (fp4lab eval); the resume checkpoint goes.
+  save_checkpoint(final_checkpoint_path_for(run_path), state, model, &adam);
   writer->set_manifest(recipe_manifest(model));
   writer->set_status(RunStatus::done, state.step);
+  std::filesystem::remove(ckpt_path);
   result.status = RunStatus::done;
   return result;
 }
