@@ -2,6 +2,8 @@
 // cross-field validation, and the canonical YAML / id round trip.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -11,7 +13,7 @@ namespace fp4lab {
 namespace {
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const auto dir = std::filesystem::temp_directory_path() / "fp4lab_test_config";
+  const auto dir = std::filesystem::temp_directory_path() / ("fp4lab_test_config_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const auto path = (dir / name).string();
   std::ofstream(path) << text;

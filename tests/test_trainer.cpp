@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <unistd.h>
+
 #include <filesystem>
 
 #include "core/train/checkpoint.hpp"
@@ -15,7 +17,8 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string temp_dir(const std::string& name) {
-  const auto dir = fs::temp_directory_path() / ("fp4lab_test_trainer_" + name);
+  const auto dir = fs::temp_directory_path() /
+                   ("fp4lab_test_trainer_" + std::to_string(::getpid()) + "_" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir.string();
