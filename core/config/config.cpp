@@ -249,14 +249,24 @@ static size_t edit_distance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
-std::string closest_config_key(const std::string& path) {
+std::string closest_word(const std::string& word, const std::vector<std::string>& candidates) {
   std::string best;
+  for (const auto& c : candidates)  // a truncated key: the shortest candidate it begins
+    if (c.size() > word.size() && c.rfind(word, 0) == 0 && (best.empty() || c.size() < best.size())) best = c;
+  if (!best.empty()) return best;
   size_t best_d = SIZE_MAX;
-  for (const auto& f : config_fields()) {
-    size_t d = edit_distance(path, f.path);
-    if (d < best_d) best_d = d, best = f.path;
-  }
+  for (const auto& c : candidates)
+    if (size_t d = edit_distance(word, c); d < best_d) best_d = d, best = c;
   return best;
+}
+
+std::string closest_config_key(const std::string& path) {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k;
+    for (const auto& f : config_fields()) k.push_back(f.path);
+    return k;
+  }();
+  return closest_word(path, keys);
 }
 
 std::string presets_dir() {

@@ -69,7 +69,10 @@ struct ConfigField {
 };
 const std::vector<ConfigField>& config_fields();
 const ConfigField* find_config_field(const std::string& path);
-// The declared path closest to `path` (edit distance), for "did you mean" messages.
+// The candidate closest to `word`: the shortest one it is a prefix of, else the smallest edit
+// distance; for "did you mean" messages.
+std::string closest_word(const std::string& word, const std::vector<std::string>& candidates);
+// The declared config path closest to `path`.
 std::string closest_config_key(const std::string& path);
 
 // Preset groups: a scalar value at one of these paths names a YAML file in

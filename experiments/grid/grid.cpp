@@ -20,33 +20,8 @@ namespace {
   throw ConfigError(loc, key, message);
 }
 
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
-// The candidate nearest to `word`: the shortest one that extends it ("optim.warmup" ->
-// "optim.warmup_tokens"), else the one at the smallest edit distance.
-std::string closest(const std::string& word, const std::vector<std::string>& candidates) {
-  std::string best;
-  size_t best_d = SIZE_MAX;
-  for (const auto& c : candidates)
-    if (c.size() > word.size() && c.rfind(word, 0) == 0 && (best.empty() || c.size() < best.size())) best = c;
-  if (!best.empty()) return best;
-  for (const auto& c : candidates)
-    if (size_t d = edit_distance(word, c); d < best_d) best_d = d, best = c;
-  return best;
-}
-
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
-  const std::string c = closest(word, candidates);
+  const std::string c = closest_word(word, candidates);
   return c.empty() ? "" : " (did you mean '" + c + "'?)";
 }
 
