@@ -278,7 +278,7 @@ TEST(Recipe, ResolveLinearCoverageKeepsAndSchedule) {
   ASSERT_FALSE(r.high_precision.any_quantized());
   const int n = 6;
   auto quantized = [&](LayerKind k, int block, int64_t tokens = 0) {
-    return &resolve_linear(r, k, block, n, tokens) == &r.quantized;
+    return resolve_linear(r, k, block, n, tokens) == r.quantized;
   };
   EXPECT_TRUE(quantized(LayerKind::q, 0));
   EXPECT_TRUE(quantized(LayerKind::mlp_down, 5));
@@ -298,6 +298,7 @@ TEST(Recipe, ResolveLinearCoverageKeepsAndSchedule) {
   r.coverage = Coverage::attn_only;
   EXPECT_TRUE(quantized(LayerKind::k, 2));
   EXPECT_FALSE(quantized(LayerKind::mlp_up, 2));
+  r.switch_at = SwitchAt::tokens;
   r.switch_tokens = 1000;
   EXPECT_TRUE(quantized(LayerKind::k, 2, 999));
   EXPECT_FALSE(quantized(LayerKind::k, 2, 1000));

@@ -136,6 +136,7 @@ TEST(ModelQuant, KeepLastAndPrecisionSwitch) {
   for (const auto& r : records) EXPECT_LT(r.tensor, 7);
 
   RecipeConfig switched = nvfp4_recipe();
+  switched.switch_at = SwitchAt::tokens;
   switched.switch_tokens = 100;
   RecipeConfig high = nvfp4_recipe();
   high.quantized = high.high_precision;

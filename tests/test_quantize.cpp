@@ -40,13 +40,14 @@ struct Result {
   std::vector<uint8_t> codes, scales;
   float amax = -1.0f;
   QuantStats stats;
+  bool nonfinite = false;
 };
 
 Result run(bool fast, const std::vector<float>& x, int64_t rows, int64_t cols, const QuantSpec& spec,
            const QuantRandom& rnd = {}) {
   Result r;
   r.out.assign(x.size(), -123.0f);
-  const QuantOutputs extra{&r.codes, &r.scales, &r.amax, &r.stats};
+  const QuantOutputs extra{&r.codes, &r.scales, &r.amax, &r.stats, &r.nonfinite};
   (fast ? quantize : quantize_reference)(x.data(), r.out.data(), rows, cols, spec, rnd, extra);
   return r;
 }
@@ -65,8 +66,17 @@ Result run(bool fast, const std::vector<float>& x, int64_t rows, int64_t cols, c
            << " saturated " << e.saturated << " nonfinite " << e.nonfinite << " first " << e.first_nonfinite
            << "; actual amax " << g.amax << " count " << g.count << " flushed " << g.flushed << " saturated "
            << g.saturated << " nonfinite " << g.nonfinite << " first " << g.first_nonfinite;
+  if (expected.nonfinite != actual.nonfinite)
+    return ::testing::AssertionFailure() << what << " sentinel: expected " << expected.nonfinite;
+  if (e.scaled_blocks != g.scaled_blocks || bits_of(e.scale_min) != bits_of(g.scale_min) ||
+      bits_of(e.scale_max) != bits_of(g.scale_max))
+    return ::testing::AssertionFailure() << what << " block scales: expected " << e.scaled_blocks << " in ["
+                                         << e.scale_min << ", " << e.scale_max << "], actual " << g.scaled_blocks
+                                         << " in [" << g.scale_min << ", " << g.scale_max << "]";
   for (auto [a, b, name] : {std::tuple{e.signal_energy, g.signal_energy, "signal"},
-                            std::tuple{e.error_energy, g.error_energy, "error"}})
+                            std::tuple{e.error_energy, g.error_energy, "error"},
+                            std::tuple{e.scale_sum, g.scale_sum, "scale sum"},
+                            std::tuple{e.scale_sum_sq, g.scale_sum_sq, "scale sum of squares"}})
     if (std::fabs(a - b) > kEnergyRelTol * std::fabs(a))
       return ::testing::AssertionFailure() << what << " " << name << " energy " << b << " vs reference " << a;
   return ::testing::AssertionSuccess();
@@ -265,6 +275,77 @@ TEST(Nvfp4, AllZeroAndNanOnlyTensors) {
   EXPECT_EQ(r.stats.first_nonfinite, 0);
   EXPECT_EQ(r.amax, 0.0f);  // NaN is ignored by amax
   for (uint8_t c : r.codes) EXPECT_EQ(c, kFp4E2m1NanCode);
+}
+
+// The sentinel flag (QuantOutputs::nonfinite) without statistics: set by a NaN or Inf input
+// anywhere (vector lanes and scalar tails), by a finite input whose output overflows (bf16), and
+// clear otherwise; identical in both implementations and with or without full statistics.
+TEST(Quantize, NonfiniteSentinelWithoutStatistics) {
+  const int64_t rows = 3, cols = 48;  // 48 = six 8-lane groups; tails exercised by cols 20 below
+  for (const char* name : {"nvfp4", "mxfp4", "fp8_e4m3", "bf16"}) {
+    const QuantSpec spec = named(name);
+    const int64_t c = spec.block == 32 ? 64 : cols;
+    for (int64_t poison : {int64_t(-1), int64_t(0), int64_t(c + 5), int64_t(rows * c - 1)}) {
+      for (float bad : {kNan, -kInf}) {
+        std::vector<float> x = gaussian(rows * c, 11, 1.0);
+        if (poison >= 0) x[size_t(poison)] = bad;
+        std::vector<float> out(x.size());
+        bool flag = poison < 0;
+        QuantOutputs only_flag;
+        only_flag.nonfinite = &flag;
+        quantize(x.data(), out.data(), rows, c, spec, {}, only_flag);
+        EXPECT_EQ(flag, poison >= 0) << name << " poison " << poison;
+        const Result fast = run(true, x, rows, c, spec), ref = run(false, x, rows, c, spec);
+        EXPECT_TRUE(same_result(ref, fast, std::string(name) + " poisoned"));
+        EXPECT_EQ(fast.nonfinite, poison >= 0);
+      }
+    }
+  }
+  std::vector<float> huge(20, 1.0f);
+  huge[19] = 3.4e38f;  // finite, but rounds to bf16 +Inf: an output the sentinel must see
+  bool flag = false;
+  QuantOutputs only_flag;
+  only_flag.nonfinite = &flag;
+  std::vector<float> out(huge.size());
+  quantize(huge.data(), out.data(), 1, 20, named("bf16"), {}, only_flag);
+  EXPECT_TRUE(flag);
+}
+
+// Block-scale statistics count valid blocks only: all-zero blocks (and tiles) are left out, a
+// tile counts once, and min/max/std are those of the decoded scale values.
+TEST(Quantize, BlockScaleStatisticsSkipAllZeroBlocks) {
+  const int64_t rows = 32, cols = 64;
+  std::vector<float> x = gaussian(rows * cols, 5, 1.0);
+  for (int64_t c = 0; c < 16; ++c)
+    for (int64_t r = 0; r < 16; ++r) x[size_t(r * cols + c)] = 0.0f;  // one all-zero 16x16 tile
+  for (int64_t c = 32; c < 64; ++c) x[size_t(20 * cols + c)] = 0.0f;   // row 20: an all-zero mx block
+  QuantSpec nv = named("nvfp4"), nv2d = nv, mx = named("mxfp4");
+  nv2d.tile = Tile::d2;
+  for (const QuantSpec& spec : {nv, nv2d, mx}) {
+    const Result fast = run(true, x, rows, cols, spec), ref = run(false, x, rows, cols, spec);
+    EXPECT_TRUE(same_result(ref, fast, describe(spec)));
+    const int64_t per_row = cols / spec.block;
+    int64_t expected_blocks = 0;
+    double lo = INFINITY, hi = -INFINITY;
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t b = 0; b < per_row; ++b) {
+        if (spec.tile == Tile::d2 && r % 16 != 0) continue;
+        bool zero = true;
+        for (int64_t rr = r; rr < (spec.tile == Tile::d2 ? r + 16 : r + 1); ++rr)
+          for (int64_t c = b * spec.block; c < (b + 1) * spec.block; ++c) zero = zero && x[size_t(rr * cols + c)] == 0.0f;
+        if (zero) continue;
+        ++expected_blocks;
+        const uint8_t code = fast.scales[size_t(r * per_row + b)];
+        const double s = spec.scale == ScaleFormat::e4m3 ? fp8_e4m3_decode(code) : ue8m0_decode(code);
+        lo = std::min(lo, s);
+        hi = std::max(hi, s);
+      }
+    EXPECT_EQ(fast.stats.scaled_blocks, expected_blocks) << describe(spec);
+    EXPECT_EQ(fast.stats.scale_min, float(lo)) << describe(spec);
+    EXPECT_EQ(fast.stats.scale_max, float(hi)) << describe(spec);
+    EXPECT_GT(fast.stats.scale_min, 0.0f) << describe(spec);  // no all-zero block's 0 or 2^-127 scale
+    EXPECT_GT(fast.stats.scale_std(), 0.0);
+  }
 }
 
 // ---- MX (spec §7) ----

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -55,7 +56,13 @@ std::vector<QuantStatRecord> quant_at(int64_t s) {
     for (uint8_t r = 0; r < 3; ++r)
       for (uint8_t o = 0; o < 2; ++o)
         out.push_back(QuantStatRecord{s, t, static_cast<GemmRole>(r), static_cast<Operand>(o), 1.5f * t + s,
-                                      0.01f * o, 0.001f * r, 20.0f + t, 0.5f, 8.0f, 1.25f});
+                                      0.01f * o, 0.001f * r, 20.0f + t, 0.5f, 8.0f, 1.25f, 19.0f + t, 17.0f + t});
+  return out;
+}
+
+std::vector<GnrRecord> gnr_at(int64_t s) {
+  std::vector<GnrRecord> out;
+  for (int32_t t = 0; t < 3; ++t) out.push_back(GnrRecord{s, t, 0.5f * (t + 1), 0.001f * s, 4.0f + t});
   return out;
 }
 
@@ -65,12 +72,13 @@ std::vector<LayerNormRecord> norms_at(int64_t s) {
   return out;
 }
 
-// Writes steps 1..n, val every 25 steps, quant every 10, layer norms every 5.
+// Writes steps 1..n, val every 25 steps, quant and gnr every 10, layer norms every 5.
 void write_steps(RunWriter& w, int64_t from, int64_t to) {
   for (int64_t s = from; s <= to; ++s) {
     w.add_step(step_at(s));
     if (s % 25 == 0) w.add_val(ValRecord{s, s * 512, 4.0 / std::sqrt(static_cast<double>(s))});
     if (s % 10 == 0) w.add_quant_stats(quant_at(s));
+    if (s % 10 == 0) w.add_gnr(gnr_at(s));
     if (s % 5 == 0) w.add_layer_norms(norms_at(s));
   }
 }
@@ -94,7 +102,7 @@ TEST_F(RunFileTest, RoundTripEveryTableAndAttribute) {
   {
     auto w = RunWriter::create(file, test_meta());
     write_steps(w, 1, 200);
-    w.set_manifest("fprop: {x: nvfp4, w: nvfp4_2d}\n");
+    w.set_manifest("fprop: {x: nvfp4, w: nvfp4_2d}\n", "1/2 linear layers quantized");
     w.set_status(RunStatus::done, 200, "finished");
   }
   const RunData d = read_run(file);
@@ -107,6 +115,14 @@ TEST_F(RunFileTest, RoundTripEveryTableAndAttribute) {
   EXPECT_EQ(d.meta.n_params, m.n_params);
   EXPECT_EQ(d.meta.entropy_rate, m.entropy_rate);
   EXPECT_EQ(d.meta.recipe_manifest, "fprop: {x: nvfp4, w: nvfp4_2d}\n");
+  EXPECT_EQ(d.meta.coverage, "1/2 linear layers quantized");
+  EXPECT_FALSE(d.has_sentinel);
+  ASSERT_EQ(d.gnr.size(), 20u * 3u);
+  EXPECT_EQ(d.gnr[3 * 4 + 2].step, 50);
+  EXPECT_EQ(d.gnr[3 * 4 + 2].tensor, 2);
+  EXPECT_EQ(d.gnr[3 * 4 + 2].grad_norm, 1.5f);
+  EXPECT_EQ(d.gnr[3 * 4 + 2].noise_rms, 0.05f);
+  EXPECT_EQ(d.gnr[3 * 4 + 2].gnr, 6.0f);
   EXPECT_EQ(d.meta.fingerprint, m.fingerprint);
   EXPECT_EQ(d.status, RunStatus::done);
   EXPECT_EQ(d.status_step, 200);
@@ -128,6 +144,8 @@ TEST_F(RunFileTest, RoundTripEveryTableAndAttribute) {
   EXPECT_EQ(q.sqnr_db, 22.0f);
   EXPECT_EQ(q.scale_min, 0.5f);
   EXPECT_EQ(q.scale_max, 8.0f);
+  EXPECT_EQ(q.whatif_nvfp4_sqnr_db, 21.0f);
+  EXPECT_EQ(q.whatif_mxfp4_sqnr_db, 19.0f);
   EXPECT_EQ(q.scale_std, 1.25f);
   ASSERT_EQ(d.layer_norms.size(), 40u * 3u);
   EXPECT_EQ(d.layer_norms.back().step, 200);
@@ -198,6 +216,7 @@ TEST_F(RunFileTest, ReopenTruncatesEverySeriesThenContinues) {
     EXPECT_EQ(mid.quant.back().step, 50);
     ASSERT_EQ(mid.layer_norms.size(), 10u * 3u);
     EXPECT_EQ(mid.layer_norms.back().step, 50);
+    ASSERT_EQ(mid.gnr.size(), 5u * 3u);
     write_steps(w, 51, 120);
     w.set_status(RunStatus::done, 120);
   }
@@ -208,10 +227,90 @@ TEST_F(RunFileTest, ReopenTruncatesEverySeriesThenContinues) {
   for (size_t i = 0; i < d.val.size(); ++i) EXPECT_EQ(d.val[i].step, 25 * static_cast<int64_t>(i + 1));
   EXPECT_EQ(d.quant.size(), 12u * 18u);
   EXPECT_EQ(d.layer_norms.size(), 24u * 3u);
+  EXPECT_EQ(d.gnr.size(), 12u * 3u);
   EXPECT_EQ(d.meta.cell_id, "c0ffee12");
   // Reopening at a step before any record empties the series.
   { auto w = RunWriter::reopen(file, 0); }
   EXPECT_TRUE(read_run(file).steps.empty());
+}
+
+TEST_F(RunFileTest, SentinelDumpRoundTrip) {
+  const std::string file = path("sentinel.h5");
+  SentinelRecord s;
+  s.step = 7;
+  s.phase = "train";
+  s.tensor = 1;
+  s.tensor_name = "layers.0.mlp.down_proj";
+  s.role = "wgrad";
+  s.operand = "x";
+  s.where = "input";
+  s.format = "fp4_e2m1/16 e4m3 1d rne rht16";
+  s.rows = 4;
+  s.cols = 32;
+  s.index = 37;
+  s.block = 2;
+  s.input.assign(128, 1.0f);
+  s.input[37] = std::numeric_limits<float>::quiet_NaN();
+  s.dequant.assign(128, 0.5f);
+  {
+    auto w = RunWriter::create(file, test_meta());
+    write_steps(w, 1, 6);
+    w.set_sentinel(s);
+    w.set_status(RunStatus::failed, 6, s.summary());
+  }
+  EXPECT_EQ(s.summary(),
+            "non-finite value at step 7: layers.0.mlp.down_proj wgrad x input, block 2, index 37 of [4, 32] "
+            "(fp4_e2m1/16 e4m3 1d rne rht16)");
+  for (bool telemetry : {false, true}) {
+    const RunData d = read_run(file, telemetry);
+    ASSERT_TRUE(d.has_sentinel);
+    EXPECT_EQ(d.status, RunStatus::failed);
+    EXPECT_EQ(d.sentinel.summary(), s.summary());
+    EXPECT_EQ(d.sentinel.rows, 4);
+    EXPECT_EQ(d.sentinel.cols, 32);
+    EXPECT_EQ(d.sentinel.input.size(), telemetry ? 128u : 0u);
+    if (telemetry) {
+      EXPECT_TRUE(std::isnan(d.sentinel.input[37]));
+      EXPECT_EQ(d.sentinel.dequant, s.dequant);
+    }
+  }
+}
+
+// A schema-1 file (no what-if columns, no gnr table) reads with NaN what-ifs and resumes into
+// schema 2 without losing its quant rows.
+TEST_F(RunFileTest, OlderSchemaReadsAndResumes) {
+  const std::string bare = path("bare.h5");
+  {
+    auto f = h5::File::create(bare);
+    f.set_attr("/", "schema_version", int64_t{1});
+    f.set_attr("/", "status", std::string("done"));
+    const std::vector<int64_t> step = {10};
+    const std::vector<int32_t> tensor = {0};
+    const std::vector<uint8_t> code = {0};
+    const std::vector<float> one = {1.0f};
+    f.append("quant/step", step.data(), 1);
+    f.append("quant/tensor", tensor.data(), 1);
+    f.append("quant/role", code.data(), 1);
+    f.append("quant/operand", code.data(), 1);
+    for (const char* col : {"amax", "frac_flushed", "frac_saturated", "sqnr_db", "scale_min", "scale_max", "scale_std"})
+      f.append(std::string("quant/") + col, one.data(), 1);
+  }
+  const RunData old = read_run(bare);
+  ASSERT_EQ(old.quant.size(), 1u);
+  EXPECT_TRUE(std::isnan(old.quant[0].whatif_nvfp4_sqnr_db));
+  EXPECT_TRUE(old.gnr.empty());
+  EXPECT_EQ(old.schema_version, 1);
+  {
+    auto w = RunWriter::reopen(bare, 10);
+    w.add_quant_stats(quant_at(20));
+    w.add_gnr(gnr_at(20));
+  }
+  const RunData resumed = read_run(bare);
+  EXPECT_EQ(resumed.schema_version, kRunSchemaVersion);
+  ASSERT_EQ(resumed.quant.size(), 1u + 18u);
+  EXPECT_TRUE(std::isnan(resumed.quant[0].whatif_mxfp4_sqnr_db));
+  EXPECT_EQ(resumed.quant[1].whatif_mxfp4_sqnr_db, 17.0f);
+  EXPECT_EQ(resumed.gnr.size(), 3u);
 }
 
 // Runs RunFileChild.ReadsLiveFile in a new process of this test binary on `file`, expecting

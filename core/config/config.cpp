@@ -3,6 +3,7 @@
 #include "core/config/config.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -178,8 +179,21 @@ FieldTable make_table() {
             [](Config& c) -> int& { return c.recipe.keep_first; });
   t.add_int("recipe.keep_last", "last N blocks stay in high precision",
             [](Config& c) -> int& { return c.recipe.keep_last; });
-  t.add_i64("recipe.switch_tokens", "switch every layer to high precision from this token count (0 = never)",
+  t.add_enum<SwitchAt>("recipe.switch_at",
+                       "precision schedule: switch to the high-precision operands at tokens (switch_tokens), "
+                       "fraction (switch_fraction of train.tokens) or decay (where the learning rate starts to decay)",
+                       {SwitchAt::never, SwitchAt::tokens, SwitchAt::fraction, SwitchAt::decay},
+                       [](Config& c) -> SwitchAt& { return c.recipe.switch_at; });
+  t.add_i64("recipe.switch_tokens", "switch_at tokens: the token count from which steps run in high precision",
             [](Config& c) -> int64_t& { return c.recipe.switch_tokens; });
+  t.add_float("recipe.switch_fraction", "switch_at fraction: the switch point as a fraction of train.tokens",
+              [](Config& c) -> double& { return c.recipe.switch_fraction; });
+  t.add_bool("recipe.switch_fprop", "the precision switch applies to fprop GEMMs",
+             [](Config& c) -> bool& { return c.recipe.switch_fprop; });
+  t.add_bool("recipe.switch_dgrad", "the precision switch applies to dgrad GEMMs",
+             [](Config& c) -> bool& { return c.recipe.switch_dgrad; });
+  t.add_bool("recipe.switch_wgrad", "the precision switch applies to wgrad GEMMs",
+             [](Config& c) -> bool& { return c.recipe.switch_wgrad; });
   // optim
   t.add_float("optim.lr", "peak learning rate", [](Config& c) -> double& { return c.optim.lr; });
   t.add_float("optim.min_lr_ratio", "final lr / peak lr", [](Config& c) -> double& { return c.optim.min_lr_ratio; });
@@ -396,6 +410,64 @@ Config ConfigBuilder::build() const {
   return c;
 }
 
+int64_t switch_point_tokens(const Config& c) {
+  const RecipeConfig& r = c.recipe;
+  const double total = double(c.train.tokens);
+  switch (r.switch_at) {
+    case SwitchAt::never: return 0;
+    case SwitchAt::tokens: return r.switch_tokens;
+    case SwitchAt::fraction: return int64_t(std::ceil(r.switch_fraction * total));
+    case SwitchAt::decay:
+      switch (c.optim.schedule) {
+        case LrSchedule::wsd: return int64_t(std::ceil(total * (1.0 - c.optim.decay_fraction)));
+        case LrSchedule::cosine:
+          return c.optim.warmup_tokens > 0 ? c.optim.warmup_tokens
+                                           : int64_t(std::ceil(c.optim.warmup_fraction * total));
+        case LrSchedule::constant: return 0;
+      }
+  }
+  return 0;
+}
+
+RecipeConfig run_recipe(const Config& c) {
+  RecipeConfig r = c.recipe;
+  if (r.switch_at == SwitchAt::fraction || r.switch_at == SwitchAt::decay) {
+    r.switch_tokens = switch_point_tokens(c);
+    r.switch_fraction = 0.0;
+    r.switch_at = SwitchAt::tokens;
+  }
+  return r;
+}
+
+// The precision schedule's keys agree with switch_at, and its switch point lies inside the run.
+template <class Fail>
+static void validate_switch(const Config& c, const Fail& fail) {
+  const RecipeConfig& r = c.recipe;
+  const std::string at = "recipe.switch_at: " + to_string(r.switch_at);
+  if (r.switch_tokens < 0) fail("recipe.switch_tokens", "must be >= 0");
+  if (r.switch_tokens != 0 && r.switch_at != SwitchAt::tokens)
+    fail("recipe.switch_tokens", "is only read with recipe.switch_at: tokens (" + at + ")");
+  if (r.switch_fraction != 0.0 && r.switch_at != SwitchAt::fraction)
+    fail("recipe.switch_fraction", "is only read with recipe.switch_at: fraction (" + at + ")");
+  if (r.switch_at == SwitchAt::never) return;
+  if (r.switch_at == SwitchAt::tokens && r.switch_tokens <= 0) fail("recipe.switch_tokens", "must be > 0 with " + at);
+  if (r.switch_at == SwitchAt::fraction && !(r.switch_fraction > 0.0 && r.switch_fraction < 1.0))
+    fail("recipe.switch_fraction", "must be in (0, 1) with " + at);
+  if (r.switch_at == SwitchAt::decay && c.optim.schedule == LrSchedule::constant)
+    fail("recipe.switch_at", "decay needs a decaying learning rate (optim.schedule wsd or cosine)");
+  if (!r.switch_fprop && !r.switch_dgrad && !r.switch_wgrad)
+    fail("recipe.switch_wgrad", "the precision switch applies to no GEMM (switch_fprop, switch_dgrad, switch_wgrad all false)");
+  const int64_t point = switch_point_tokens(c);
+  if (point <= 0)
+    fail("recipe.switch_at", "switches at token 0, so the recipe would quantize nowhere");
+  const int64_t per_step = int64_t(c.train.batch_size) * c.model.seq_len;
+  const int64_t last_start = (c.train.tokens + per_step - 1) / per_step * per_step - per_step;  // tokens before the last step
+  if (point > last_start)
+    fail(r.switch_at == SwitchAt::tokens ? "recipe.switch_tokens" : r.switch_at == SwitchAt::fraction ? "recipe.switch_fraction" : "recipe.switch_at",
+         "the switch point (" + std::to_string(point) + " tokens) is never reached: the last step starts at " +
+             std::to_string(last_start) + " tokens");
+}
+
 void validate_config(const Config& c, const KeyOrigins& origins) {
   auto origin = [&](const std::string& key) {
     return origins.find ? origins.find(key) : KeyOrigins::Origin{};
@@ -433,7 +505,7 @@ void validate_config(const Config& c, const KeyOrigins& origins) {
   if (c.train.tokens < static_cast<int64_t>(c.train.batch_size) * m.seq_len)
     fail("train.tokens", "budget is smaller than one batch (batch_size * seq_len tokens)");
   if (c.train.diverge_factor <= 1) fail("train.diverge_factor", "must be > 1");
-  if (c.recipe.switch_tokens < 0) fail("recipe.switch_tokens", "must be >= 0");
+  validate_switch(c, fail);
   // A recipe that asks for quantization must quantize at least one layer: never a silent fallback.
   if (c.recipe.quantized.any_quantized() && !c.recipe.quantize_lm_head &&
       c.recipe.keep_first + c.recipe.keep_last >= m.n_layers)

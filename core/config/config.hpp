@@ -121,6 +121,14 @@ struct KeyOrigins {
 // defined, ...). Errors name the key and the location that set it.
 void validate_config(const Config& c, const KeyOrigins& origins = {});
 
+// The precision schedule's switch point in tokens (0: never): recipe.switch_tokens, or
+// ceil(switch_fraction · train.tokens), or where the learning rate starts to decay: wsd
+// ceil((1 − optim.decay_fraction) · train.tokens), cosine the end of warmup. A step runs in high
+// precision when the tokens consumed before it are >= this.
+int64_t switch_point_tokens(const Config& c);
+// The recipe a run trains with: c.recipe with a fraction/decay switch resolved to switch_at tokens.
+RecipeConfig run_recipe(const Config& c);
+
 // The canonical resolved config: every field in declaration order, as nested YAML.
 std::string canonical_yaml(const Config& c);
 // Short stable id of a config: 12 hex digits of the 64-bit FNV-1a hash of canonical_yaml().

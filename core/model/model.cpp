@@ -11,8 +11,6 @@
 #include <stdexcept>
 #include <utility>
 
-#include "core/formats/fp8.hpp"
-#include "core/formats/ue8m0.hpp"
 #include "core/ops/attention.hpp"
 #include "core/ops/cross_entropy.hpp"
 #include "core/ops/embedding.hpp"
@@ -129,26 +127,6 @@ const QuantSpec& spec_of(const LinearRecipe& r, int role, int operand) {
   return *specs[role][operand];
 }
 
-// Decoded block scales of one copy: min, max and standard deviation over all its blocks (every block
-// is valid: copies are never padded). Zero when the format has no raw block scales.
-void scale_stats(const OperandCopy& c, QuantStatRecord& rec) {
-  if (c.scales.empty() || (c.spec.scale != ScaleFormat::e4m3 && c.spec.scale != ScaleFormat::ue8m0)) {
-    return;
-  }
-  double lo = INFINITY, hi = -INFINITY, sum = 0.0, sum_sq = 0.0;
-  for (uint8_t bits : c.scales) {
-    const double s = c.spec.scale == ScaleFormat::e4m3 ? fp8_e4m3_decode(bits) : ue8m0_decode(bits);
-    lo = std::min(lo, s);
-    hi = std::max(hi, s);
-    sum += s;
-    sum_sq += s * s;
-  }
-  const double n = double(c.scales.size()), mean = sum / n;
-  rec.scale_min = float(lo);
-  rec.scale_max = float(hi);
-  rec.scale_std = float(std::sqrt(std::max(0.0, sum_sq / n - mean * mean)));
-}
-
 // out [n] ~ normal(0, std) by Box–Muller; element i takes bytes 8i .. 8i+7 of the Philox stream
 // (seed, tensor, kInitStep) as two little-endian uint32 uniforms.
 void normal_fill(float* out, int64_t n, uint64_t seed, uint64_t tensor, double std_dev) {
@@ -183,7 +161,7 @@ struct Model::Impl {
     int param = 0;
     LayerKind kind = LayerKind::q;
     int block = -1;
-    const LinearRecipe* recipe = nullptr;
+    LinearRecipe recipe;
     LinearState state;
   };
   std::vector<Linear> linears;
@@ -200,6 +178,9 @@ struct Model::Impl {
   uint64_t seed = 0;
   int64_t step = 0;
   StepTelemetry* telemetry = nullptr;
+  bool training = false;
+  std::optional<NonfiniteProbe> probe;  // testing only
+  std::vector<float> wgrad_reference;   // telemetry: dW from fp32 operands
 
   std::vector<GemmUse> uses;
   std::vector<int64_t> last_use;  // per (linear, role, operand): index into `uses`, -1 if none
@@ -235,7 +216,7 @@ struct Model::Impl {
     p.kind = kind;
     p.block = block;
     p.decay = rows > 1;  // norms [1, d] are not decayed
-    if (is_linear) linears.push_back(Linear{int(infos.size()), kind, block, nullptr, {}});
+    if (is_linear) linears.push_back(Linear{int(infos.size()), kind, block, {}, {}});
     infos.push_back(p);
   }
 
@@ -304,7 +285,7 @@ struct Model::Impl {
   }
 
   void begin_pass(const int32_t* tokens, int b, int t, uint64_t pass_seed, int64_t pass_step,
-                  int64_t tokens_seen, StepTelemetry* tel) {
+                  int64_t tokens_seen, StepTelemetry* tel, bool train_pass) {
     if (b < 1 || t < 1 || t > cfg.seq_len) {
       throw std::invalid_argument("model: need B >= 1 and 1 <= T <= seq_len");
     }
@@ -324,23 +305,25 @@ struct Model::Impl {
       if (tok < 0 || tok >= V) throw std::out_of_range("model: token id outside [0, vocab)");
     }
     for (Linear& lin : linears) {
-      lin.recipe = &resolve_linear(recipe, lin.kind, lin.block, int(L), tokens_seen);
+      lin.recipe = resolve_linear(recipe, lin.kind, lin.block, int(L), tokens_seen);
     }
     seed = pass_seed;
     step = pass_step;
     telemetry = tel && tel->quant_stats && tel->quant ? tel : nullptr;
+    training = train_pass;
   }
 
   LinearQuant quant(int li) const {
-    return LinearQuant{linears[size_t(li)].recipe, seed, uint64_t(step), uint64_t(li),
-                       telemetry != nullptr};
+    const bool poison = training && probe && probe->step == step && probe->linear == li;
+    return LinearQuant{&linears[size_t(li)].recipe, seed, uint64_t(step), uint64_t(li), telemetry != nullptr,
+                       poison ? &probe->at : nullptr};
   }
 
   // Counts the operand uses of one GEMM role and records telemetry for its quantized operands.
   void record(int li, int role) {
     const Linear& lin = linears[size_t(li)];
     for (int op = 0; op < kGemmOperands; ++op) {
-      const QuantSpec& spec = spec_of(*lin.recipe, role, op);
+      const QuantSpec& spec = spec_of(lin.recipe, role, op);
       int64_t& slot = last_use[size_t((li * kGemmRoles + role) * kGemmOperands + op)];
       if (slot < 0 || !(uses[size_t(slot)].spec == spec)) {
         slot = -1;
@@ -369,35 +352,68 @@ struct Model::Impl {
       rec.frac_flushed = s.count ? float(double(s.flushed) / double(s.count)) : 0.f;
       rec.frac_saturated = s.count ? float(double(s.saturated) / double(s.count)) : 0.f;
       rec.sqnr_db = float(s.sqnr_db());
-      scale_stats(*copy, rec);
+      rec.scale_min = s.scale_min;
+      rec.scale_max = s.scale_max;
+      rec.scale_std = float(s.scale_std());
+      rec.whatif_nvfp4_sqnr_db = copy->whatif_sqnr_db[0];
+      rec.whatif_mxfp4_sqnr_db = copy->whatif_sqnr_db[1];
       telemetry->quant->push_back(rec);
     }
   }
 
-  // Shape problems of a quantized operand, named by the linear layer they occur in.
-  [[noreturn]] void rethrow_with_name(int li, const std::invalid_argument& e) const {
-    throw std::invalid_argument(infos[size_t(linears[size_t(li)].param)].name + " " + e.what());
+  // Gradient-to-noise ratio of linear li's weight gradient dw [n, K] (just written: the gradient
+  // arena is zeroed before the backward) against dYᵀ·X from the fp32 operands.
+  void record_gnr(int li, const float* dw, const float* dy, int64_t n) {
+    if (!telemetry || !telemetry->gnr) return;
+    const int64_t d = n * input.k;
+    wgrad_reference.resize(size_t(d));
+    linear_wgrad_reference(wgrad_reference.data(), dy, input, n);
+    double ref_sq = 0.0, err_sq = 0.0;
+    for (int64_t i = 0; i < d; ++i) {
+      const double ref = wgrad_reference[size_t(i)], err = double(dw[i]) - ref;
+      ref_sq += ref * ref;
+      err_sq += err * err;
+    }
+    GnrRecord rec;
+    rec.step = step;
+    rec.tensor = li;
+    rec.grad_norm = float(std::sqrt(ref_sq));
+    rec.noise_rms = float(std::sqrt(err_sq / double(d)));
+    rec.gnr = err_sq > 0.0 ? float(std::sqrt(ref_sq / err_sq)) : INFINITY;  // ‖ref‖ / (σ_q·√d)
+    telemetry->gnr->push_back(rec);
+  }
+
+  // Shape problems of a quantized operand, named by the linear layer they occur in; the sentinel's
+  // finding gets the layer and the step.
+  template <class Op>
+  void with_layer_name(int li, Op op) const {
+    const std::string& name = infos[size_t(linears[size_t(li)].param)].name;
+    try {
+      op();
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(name + " " + e.what());
+    } catch (NonfiniteError& e) {
+      NonfiniteFinding f = std::move(e.finding);
+      f.layer = name;
+      f.step = step;
+      throw NonfiniteError(std::move(f));
+    }
   }
 
   // y [M, n] = linear li applied to the bound input.
   void fwd(int li, float* y, const float* weight, int64_t n) {
-    try {
-      linear_forward(y, input, weight, n, quant(li), linears[size_t(li)].state);
-    } catch (const std::invalid_argument& e) {
-      rethrow_with_name(li, e);
-    }
+    with_layer_name(li, [&] { linear_forward(y, input, weight, n, quant(li), linears[size_t(li)].state); });
     record(li, 0);
   }
 
   // dx [M, K] += , dw [n, K] += for linear li with output gradient dy [M, n].
   void bwd(int li, float* dx, float* dw, const float* dy, const float* weight, int64_t n) {
-    try {
+    with_layer_name(li, [&] {
       linear_backward(dx, dw, dy, input, weight, n, quant(li), linears[size_t(li)].state, scratch);
-    } catch (const std::invalid_argument& e) {
-      rethrow_with_name(li, e);
-    }
+    });
     record(li, 1);
     record(li, 2);
+    record_gnr(li, dw, dy, n);
   }
 
   double forward() {
@@ -513,6 +529,7 @@ float* Model::param_data() { return impl_->params.data(); }
 float* Model::grad_data() { return impl_->grads.data(); }
 const float* Model::last_logits() const { return impl_->a.logits; }
 const std::vector<GemmUse>& Model::gemm_uses() const { return impl_->uses; }
+void Model::set_nonfinite_probe(const std::optional<NonfiniteProbe>& probe) { impl_->probe = probe; }
 
 std::vector<std::string> Model::linear_names() const {
   std::vector<std::string> names;
@@ -522,14 +539,14 @@ std::vector<std::string> Model::linear_names() const {
 
 double Model::forward_backward(const int32_t* tokens, int B, int T, uint64_t seed, int64_t step,
                                int64_t tokens_seen, StepTelemetry* telemetry) {
-  impl_->begin_pass(tokens, B, T, seed, step, tokens_seen, telemetry);
+  impl_->begin_pass(tokens, B, T, seed, step, tokens_seen, telemetry, true);
   const double loss = impl_->forward();
   impl_->backward();
   return loss;
 }
 
 double Model::forward_loss(const int32_t* tokens, int B, int T, int64_t tokens_seen) {
-  impl_->begin_pass(tokens, B, T, 0, 0, tokens_seen, nullptr);
+  impl_->begin_pass(tokens, B, T, 0, 0, tokens_seen, nullptr, false);
   return impl_->forward();
 }
 

@@ -4,10 +4,12 @@
 // linear layer's three GEMMs are quantized per the recipe. Not the optimizer or the data loader.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/model/recipe.hpp"
+#include "core/ops/linear.hpp"
 #include "core/train/run_file.hpp"
 
 namespace fp4lab {
@@ -34,10 +36,20 @@ struct ParamInfo {
   bool decay = true;              // AdamW weight decay applies (not to norms)
 };
 
-// Telemetry requested for one step (null members: not collected).
+// Telemetry requested for one step (null members: not collected). Record `tensor` fields are linear
+// indices (linear_names()).
 struct StepTelemetry {
   bool quant_stats = false;                   // fill `quant` with one record per quantized operand
   std::vector<QuantStatRecord>* quant = nullptr;
+  std::vector<GnrRecord>* gnr = nullptr;      // with quant_stats: one record per linear layer
+};
+
+// Testing aid (no config key): NaN into one quantized operand's quantizer input of linear `linear`
+// (index in linear_names()) in the training pass of step `step`, for the non-finite sentinel.
+struct NonfiniteProbe {
+  int64_t step = 0;
+  int linear = 0;
+  NonfiniteInjection at;
 };
 
 // One GEMM-operand use counted for the recipe manifest.
@@ -73,7 +85,8 @@ class Model {
   // Results are bit-identical for the same arguments whatever the OpenMP thread count.
   // Throws std::invalid_argument when T > seq_len or a quantized operand cannot take its shape
   // (e.g. B·T not a multiple of a token-axis block; the message names layer, GEMM and operand),
-  // and std::out_of_range for a token id outside [0, vocab).
+  // std::out_of_range for a token id outside [0, vocab), and NonfiniteError (finding.layer and
+  // finding.step filled in) at the first NaN/Inf in a linear layer's quantizers or GEMM outputs.
   double forward_backward(const int32_t* tokens, int B, int T, uint64_t seed, int64_t step,
                           int64_t tokens_seen, StepTelemetry* telemetry = nullptr);
   // Mean cross-entropy without gradients (validation / eval); quantized as in fprop.
@@ -82,6 +95,7 @@ class Model {
   const float* last_logits() const;
 
   const std::vector<GemmUse>& gemm_uses() const;  // counters since construction
+  void set_nonfinite_probe(const std::optional<NonfiniteProbe>& probe);
 
  private:
   struct Impl;

@@ -23,6 +23,22 @@ bool covered(Coverage c, LayerKind kind) {
 
 }  // namespace
 
+std::string to_string(SwitchAt s) {
+  switch (s) {
+    case SwitchAt::never: return "never";
+    case SwitchAt::tokens: return "tokens";
+    case SwitchAt::fraction: return "fraction";
+    case SwitchAt::decay: return "decay";
+  }
+  return "?";
+}
+
+bool parse(const std::string& s, SwitchAt& out) {
+  for (auto v : {SwitchAt::never, SwitchAt::tokens, SwitchAt::fraction, SwitchAt::decay})
+    if (to_string(v) == s) return out = v, true;
+  return false;
+}
+
 std::string to_string(LayerKind k) {
   switch (k) {
     case LayerKind::q: return "q";
@@ -42,13 +58,23 @@ bool LinearRecipe::any_quantized() const {
          dgrad_w.quantized() || wgrad_dy.quantized() || wgrad_x.quantized();
 }
 
-const LinearRecipe& resolve_linear(const RecipeConfig& r, LayerKind kind, int block, int n_blocks,
-                                   int64_t tokens_seen) {
-  if (r.switch_tokens > 0 && tokens_seen >= r.switch_tokens) return r.high_precision;
+static const LinearRecipe& layer_recipe(const RecipeConfig& r, LayerKind kind, int block, int n_blocks) {
   if (kind == LayerKind::lm_head) return r.quantize_lm_head ? r.quantized : r.high_precision;
   if (!covered(r.coverage, kind)) return r.high_precision;
   if (block < r.keep_first || block >= n_blocks - r.keep_last) return r.high_precision;
   return r.quantized;
+}
+
+LinearRecipe resolve_linear(const RecipeConfig& r, LayerKind kind, int block, int n_blocks,
+                            int64_t tokens_seen) {
+  LinearRecipe out = layer_recipe(r, kind, block, n_blocks);
+  if (r.switch_at != SwitchAt::tokens || tokens_seen < r.switch_tokens) return out;
+  const LinearRecipe& hp = r.high_precision;
+  if (r.switch_fprop) out.fprop_x = hp.fprop_x, out.fprop_w = hp.fprop_w;
+  if (r.switch_dgrad) out.dgrad_dy = hp.dgrad_dy, out.dgrad_w = hp.dgrad_w;
+  if (r.switch_wgrad) out.wgrad_dy = hp.wgrad_dy, out.wgrad_x = hp.wgrad_x;
+  if (r.switch_fprop && r.switch_dgrad && r.switch_wgrad) out.bf16_output = hp.bf16_output;
+  return out;
 }
 
 std::string validate(const LinearRecipe& r) {
@@ -63,6 +89,9 @@ std::string validate(const RecipeConfig& r) {
   if (std::string why = validate(r.high_precision); !why.empty()) return "high_precision: " + why;
   if (r.keep_first < 0 || r.keep_last < 0) return "keep_first and keep_last must be >= 0";
   if (r.switch_tokens < 0) return "switch_tokens must be >= 0";
+  if (r.switch_at == SwitchAt::fraction || r.switch_at == SwitchAt::decay)
+    return "switch_at " + to_string(r.switch_at) + " must be resolved to a token count against the budget first";
+  if (r.switch_at == SwitchAt::tokens && r.switch_tokens <= 0) return "switch_at tokens needs switch_tokens > 0";
   return "";
 }
 

@@ -22,6 +22,17 @@ struct LinearRecipe {
   bool any_quantized() const;
 };
 
+// When a precision schedule switches to the high-precision operands (see RecipeConfig).
+enum class SwitchAt : uint8_t {
+  never,     // no switch
+  tokens,    // at switch_tokens
+  fraction,  // at switch_fraction of the token budget
+  decay,     // where the learning rate starts to decay (wsd: (1 - decay_fraction) of the budget;
+             // cosine: the end of warmup)
+};
+std::string to_string(SwitchAt);
+bool parse(const std::string&, SwitchAt&);
+
 enum class Coverage : uint8_t {
   all_linear,  // q,k,v,o, gate, up, down of every block (TE / MaxText)
   mlp_only,    // gate, up, down
@@ -36,14 +47,21 @@ struct RecipeConfig {
   bool quantize_lm_head = false;
   int keep_first = 0;  // first N blocks stay in high precision
   int keep_last = 0;   // last N blocks stay in high precision
-  // Precision schedule: from this many tokens on (0 = never), every layer uses `high_precision`.
-  int64_t switch_tokens = 0;
+  // Precision schedule: a step whose tokens seen before it are >= the switch point runs the GEMM
+  // roles chosen by switch_fprop/dgrad/wgrad with `high_precision`'s operands, in every layer
+  // (bf16_output follows `high_precision` only when all three roles switch). The model takes only
+  // never and tokens: fraction and decay depend on the run's budget and are resolved to tokens
+  // first (run_recipe() in core/config/config.hpp).
+  SwitchAt switch_at = SwitchAt::never;
+  int64_t switch_tokens = 0;     // switch_at tokens: the switch point
+  double switch_fraction = 0.0;  // switch_at fraction: the switch point / train.tokens, in (0, 1)
+  bool switch_fprop = true, switch_dgrad = true, switch_wgrad = true;
 };
 
 // The recipe for one linear layer (block index in [0, n_blocks); lm_head ignores it).
-// `tokens_seen` drives the precision schedule.
-const LinearRecipe& resolve_linear(const RecipeConfig& r, LayerKind kind, int block, int n_blocks,
-                                   int64_t tokens_seen);
+// `tokens_seen` (tokens consumed before the step) drives the precision schedule.
+LinearRecipe resolve_linear(const RecipeConfig& r, LayerKind kind, int block, int n_blocks,
+                            int64_t tokens_seen);
 
 // Why a recipe cannot be run, or "" if it can. A random Hadamard transform rotates the reduction axis,
 // so both operands of a GEMM must use the same transform (or none). Shape checks (block sizes against

@@ -1,8 +1,14 @@
 // The quantized linear layer's three GEMMs (see linear.hpp). Each operand is quantized at most once
 // per use: a shared input's copies are reused by every consumer, and dgrad reads fprop's Q(W) when
-// 16×16 tiles make the columnwise copy its exact transpose.
+// 16×16 tiles make the columnwise copy its exact transpose. The sentinel rides on passes that run
+// anyway (the quantizer's encoding pass, the bf16 output rounding, the accumulation); only outputs
+// that no pass touches get a scan. Locating a finding re-reads the tensors, once, at failure.
 #include "core/ops/linear.hpp"
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -15,6 +21,7 @@ constexpr int kFprop = 0, kDgrad = 1, kWgrad = 2;
 constexpr int kOperandA = 0, kOperandB = 1;
 constexpr const char* kOperandNames[kGemmRoles][kGemmOperands] = {
     {"fprop x", "fprop w"}, {"dgrad dy", "dgrad w"}, {"wgrad dy", "wgrad x"}};
+constexpr const char* kRoleNames[kGemmRoles] = {"fprop", "dgrad", "wgrad"};
 
 QuantSpec bf16_spec() {
   QuantSpec s;
@@ -22,27 +29,109 @@ QuantSpec bf16_spec() {
   return s;
 }
 
-// copy = Q(src) as a [rows, cols] matrix; src is stored [rows, cols], or [cols, rows] if `transposed`.
-const float* fill(OperandCopy& copy, const float* src, bool transposed, int64_t rows, int64_t cols,
-                  const QuantSpec& spec, const LinearQuant& q, int role, int operand) {
+// Where one operand's values come from: `src` stored [rows, cols], or [cols, rows] if `transposed`.
+struct OperandSource {
+  const float* src;
+  bool transposed;
+  int64_t rows, cols;
+};
+
+QuantRandom random_of(const LinearQuant& q, int role, int operand) {
+  return QuantRandom{q.seed, kGemmRoles * kGemmOperands * q.stream + uint64_t(kGemmOperands * role + operand),
+                     q.step};
+}
+
+// The operand as its GEMM reads it, with the testing injection applied: `src` itself when it can be
+// read as is, else written into `buf` [rows, cols].
+const float* prepare(float* buf, const OperandSource& o, const LinearQuant& q, int role, int operand) {
+  const bool poison = q.inject && q.inject->role == role && q.inject->operand == operand;
+  if (!o.transposed && !poison) return o.src;
+  if (o.transposed) transpose(buf, o.src, o.cols, o.rows);
+  else std::copy(o.src, o.src + o.rows * o.cols, buf);
+  if (poison) {
+    if (q.inject->index < 0 || q.inject->index >= o.rows * o.cols)
+      throw std::invalid_argument(std::string(kOperandNames[role][operand]) + ": injection index out of range");
+    buf[q.inject->index] = std::numeric_limits<float>::quiet_NaN();
+  }
+  return buf;
+}
+
+constexpr int64_t kParallelScan = int64_t(1) << 16;  // elements below which a scan stays on one thread
+
+// Exponent field all ones: Inf or NaN. Integer tests only, so the loop vectorises without reassociating.
+bool all_finite(const float* x, int64_t n) {
+  unsigned bad = 0;
+#pragma omp parallel for schedule(static) reduction(| : bad) if (n >= kParallelScan)
+  for (int64_t i = 0; i < n; ++i) bad |= (std::bit_cast<uint32_t>(x[i]) & 0x7F800000u) == 0x7F800000u;
+  return bad == 0;
+}
+
+int64_t first_nonfinite(const std::vector<float>& x) {
+  for (size_t i = 0; i < x.size(); ++i)
+    if (!std::isfinite(x[i])) return int64_t(i);
+  return -1;
+}
+
+int64_t block_of(int64_t index, int64_t cols, const QuantSpec& spec) {
+  if (index < 0 || spec.block <= 0 || spec.scale == ScaleFormat::none) return -1;
+  return (index / cols) * (cols / spec.block) + (index % cols) / spec.block;
+}
+
+// The finding of a quantized operand whose quantizer raised the sentinel: the first NaN/Inf of its
+// input, else of its copy, else of the transformed input (RHT overflow).
+NonfiniteFinding quantized_operand_finding(const OperandCopy& copy, const OperandSource& o, const LinearQuant& q,
+                                           int role, int operand) {
+  NonfiniteFinding f;
+  f.role = role;
+  f.operand = operand;
+  f.rows = o.rows;
+  f.cols = o.cols;
+  f.spec = copy.spec;
+  f.input.resize(size_t(o.rows * o.cols));
+  const float* in = prepare(f.input.data(), o, q, role, operand);
+  if (in != f.input.data()) std::copy(in, in + o.rows * o.cols, f.input.begin());
+  f.dequant = copy.values;
+  if ((f.index = first_nonfinite(f.input)) >= 0) {
+    f.where = "input";
+  } else if ((f.index = first_nonfinite(f.dequant)) >= 0) {
+    f.where = "dequant";
+  } else {
+    QuantStats stats;
+    std::vector<float> scratch(f.input.size());
+    quantize(f.input.data(), scratch.data(), o.rows, o.cols, copy.spec, random_of(q, role, operand),
+             QuantOutputs{nullptr, nullptr, nullptr, &stats});
+    f.index = stats.first_nonfinite;
+    f.where = "transformed";
+  }
+  f.block = block_of(f.index, o.cols, f.spec);
+  return f;
+}
+
+// copy = Q(operand) as a [rows, cols] matrix. Throws NonfiniteError when the sentinel fires.
+const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& spec, const LinearQuant& q,
+                  int role, int operand) {
+  const int64_t rows = o.rows, cols = o.cols;
   copy.values.resize(size_t(rows * cols));
-  const float* in = src;
-  if (transposed) {
-    transpose(copy.values.data(), src, cols, rows);
-    in = copy.values.data();
-  }
+  const float* in = prepare(copy.values.data(), o, q, role, operand);
   copy.stats = QuantStats{};
+  bool nonfinite = false;
   QuantOutputs extra;
-  if (q.collect_stats) {
-    extra.scales = &copy.scales;
-    extra.global_amax = &copy.global_amax;
-    extra.stats = &copy.stats;
-  }
-  const QuantRandom rnd{q.seed, kGemmRoles * kGemmOperands * q.stream +
-                                    uint64_t(kGemmOperands * role + operand),
-                        q.step};
+  extra.nonfinite = &nonfinite;
   try {
-    quantize(in, copy.values.data(), rows, cols, spec, rnd, extra);
+    if (q.collect_stats) {
+      extra.stats = &copy.stats;
+      std::vector<float> scratch(size_t(rows * cols));  // before `in` may be overwritten in place
+      for (int f = 0; f < kWhatIfFormats; ++f) {
+        QuantSpec whatif;
+        named_format(kWhatIfFormatNames[f], whatif);
+        QuantStats st;
+        copy.whatif_sqnr_db[f] = std::numeric_limits<float>::quiet_NaN();
+        if (!validate(whatif, rows, cols).empty()) continue;
+        quantize(in, scratch.data(), rows, cols, whatif, {}, QuantOutputs{nullptr, nullptr, nullptr, &st});
+        copy.whatif_sqnr_db[f] = float(st.sqnr_db());
+      }
+    }
+    quantize(in, copy.values.data(), rows, cols, spec, random_of(q, role, operand), extra);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string(kOperandNames[role][operand]) + " [" +
                                 std::to_string(rows) + ", " + std::to_string(cols) +
@@ -50,22 +139,59 @@ const float* fill(OperandCopy& copy, const float* src, bool transposed, int64_t 
   }
   copy.spec = spec;
   copy.valid = true;
+  if (nonfinite) throw NonfiniteError(quantized_operand_finding(copy, o, q, role, operand));
   return copy.values.data();
 }
 
-// out [m, n] += op(A)·op(B), the product rounded to bf16 first when the recipe says so.
-void accumulate_product(float* out, const float* a, Trans ta, const float* b, Trans tb, int64_t m,
+// A GEMM's output [rows, cols] held a NaN/Inf while its quantized operands were finite: the first
+// pass-through operand holding one is the cause (a NaN/Inf operand makes its output row or column
+// non-finite), else the product itself overflowed.
+[[noreturn]] void throw_output_finding(const float* out, int64_t rows, int64_t cols, const OperandSource (&ops)[2],
+                                       const bool (&quantized)[2], const LinearQuant& q, int role) {
+  for (int op = 0; op < kGemmOperands; ++op) {
+    if (quantized[op]) continue;
+    NonfiniteFinding f;
+    f.role = role;
+    f.operand = op;
+    f.rows = ops[op].rows;
+    f.cols = ops[op].cols;
+    f.input.resize(size_t(f.rows * f.cols));
+    const float* in = prepare(f.input.data(), ops[op], LinearQuant{}, role, op);
+    if (in != f.input.data()) std::copy(in, in + f.rows * f.cols, f.input.begin());
+    if ((f.index = first_nonfinite(f.input)) < 0) continue;
+    f.where = "input";
+    throw NonfiniteError(std::move(f));
+  }
+  NonfiniteFinding f;
+  f.role = role;
+  f.operand = kGemmOutput;
+  f.where = "output";
+  f.rows = rows;
+  f.cols = cols;
+  f.input.assign(out, out + rows * cols);
+  f.index = first_nonfinite(f.input);
+  throw NonfiniteError(std::move(f));
+}
+
+// out [m, n] += op(A)·op(B), the product rounded to bf16 first when the recipe says so. Returns
+// whether `out` is finite afterwards.
+bool accumulate_product(float* out, const float* a, Trans ta, const float* b, Trans tb, int64_t m,
                         int64_t n, int64_t k, bool bf16_output, std::vector<float>& tmp) {
   if (!bf16_output) {
     matmul(out, a, ta, b, tb, m, n, k, true);
-    return;
+    return all_finite(out, m * n);
   }
   tmp.resize(size_t(m * n));
   matmul(tmp.data(), a, ta, b, tb, m, n, k, false);
   quantize(tmp.data(), tmp.data(), m, n, bf16_spec());
   const int64_t total = m * n;
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < total; ++i) out[i] += tmp[size_t(i)];
+  unsigned bad = 0;
+#pragma omp parallel for schedule(static) reduction(| : bad)
+  for (int64_t i = 0; i < total; ++i) {
+    out[i] += tmp[size_t(i)];
+    bad |= (std::bit_cast<uint32_t>(out[i]) & 0x7F800000u) == 0x7F800000u;
+  }
+  return bad == 0;
 }
 
 // Q(Wᵀ) equals Q(W)ᵀ bit for bit: same spec, 16×16 tiles, deterministic rounding, no transform.
@@ -91,22 +217,25 @@ void linear_forward(float* y, LinearInput& x, const float* w, int64_t n, const L
   const int64_t m = x.m, k = x.k;
   st.used[kFprop][kOperandA] = st.used[kFprop][kOperandB] = nullptr;
 
+  const OperandSource ops[2] = {{x.x, false, m, k}, {w, false, n, k}};  // X [M, K], W [N, K]
+  const bool quantized[2] = {r.fprop_x.quantized(), r.fprop_w.quantized()};
   const float* xa = x.x;  // [M, K]
-  if (r.fprop_x.quantized()) {
-    if (!(x.fprop.valid && x.fprop.spec == r.fprop_x)) {
-      fill(x.fprop, x.x, false, m, k, r.fprop_x, q, kFprop, kOperandA);
-    }
+  if (quantized[kOperandA]) {
+    if (!(x.fprop.valid && x.fprop.spec == r.fprop_x)) fill(x.fprop, ops[kOperandA], r.fprop_x, q, kFprop, kOperandA);
     xa = x.fprop.values.data();
     st.used[kFprop][kOperandA] = &x.fprop;
   }
   const float* wb = w;  // [N, K]
   st.w_fprop.valid = false;
-  if (r.fprop_w.quantized()) {
-    wb = fill(st.w_fprop, w, false, n, k, r.fprop_w, q, kFprop, kOperandB);
+  if (quantized[kOperandB]) {
+    wb = fill(st.w_fprop, ops[kOperandB], r.fprop_w, q, kFprop, kOperandB);
     st.used[kFprop][kOperandB] = &st.w_fprop;
   }
   matmul(y, xa, Trans::n, wb, Trans::t, m, n, k, false);  // [M, N]
-  if (r.bf16_output) quantize(y, y, m, n, bf16_spec());
+  bool nonfinite = false;
+  if (r.bf16_output) quantize(y, y, m, n, bf16_spec(), {}, QuantOutputs{.nonfinite = &nonfinite});
+  else nonfinite = !all_finite(y, m * n);
+  if (nonfinite) throw_output_finding(y, m, n, ops, quantized, q, kFprop);
 }
 
 void linear_backward(float* dx, float* dw, const float* dy, LinearInput& x, const float* w,
@@ -116,44 +245,65 @@ void linear_backward(float* dx, float* dw, const float* dy, LinearInput& x, cons
   for (int role : {kDgrad, kWgrad}) st.used[role][kOperandA] = st.used[role][kOperandB] = nullptr;
 
   // dgrad: dX [M, K] += Q(dY) [M, N] · Q(Wᵀ)ᵀ
+  const OperandSource dgrad_ops[2] = {{dy, false, m, n}, {w, true, k, n}};  // dY [M, N], Wᵀ [K, N]
+  const bool dgrad_quantized[2] = {r.dgrad_dy.quantized(), r.dgrad_w.quantized()};
   const float* dya = dy;  // [M, N]
-  if (r.dgrad_dy.quantized()) {
-    dya = fill(sc.dy_dgrad, dy, false, m, n, r.dgrad_dy, q, kDgrad, kOperandA);
+  if (dgrad_quantized[kOperandA]) {
+    dya = fill(sc.dy_dgrad, dgrad_ops[kOperandA], r.dgrad_dy, q, kDgrad, kOperandA);
     st.used[kDgrad][kOperandA] = &sc.dy_dgrad;
   }
   const float* wb = w;  // [N, K] as stored, or Q(Wᵀ) [K, N]
   Trans wt = Trans::n;
-  if (r.dgrad_w.quantized()) {
+  if (dgrad_quantized[kOperandB]) {
     if (dgrad_reuses_fprop_w(r, st)) {
       wb = st.w_fprop.values.data();  // Q(W) [N, K] = Q(Wᵀ)ᵀ
       st.used[kDgrad][kOperandB] = &st.w_fprop;
     } else {
-      wb = fill(sc.w_dgrad, w, true, k, n, r.dgrad_w, q, kDgrad, kOperandB);
+      wb = fill(sc.w_dgrad, dgrad_ops[kOperandB], r.dgrad_w, q, kDgrad, kOperandB);
       wt = Trans::t;
       st.used[kDgrad][kOperandB] = &sc.w_dgrad;
     }
   }
-  accumulate_product(dx, dya, Trans::n, wb, wt, m, k, n, r.bf16_output, sc.out);
+  if (!accumulate_product(dx, dya, Trans::n, wb, wt, m, k, n, r.bf16_output, sc.out))
+    throw_output_finding(dx, m, k, dgrad_ops, dgrad_quantized, q, kDgrad);
 
   // wgrad: dW [N, K] += Q(dYᵀ) [N, M] · Q(Xᵀ)ᵀ, both copies along the tokens M
+  const OperandSource wgrad_ops[2] = {{dy, true, n, m}, {x.x, true, k, m}};  // dYᵀ [N, M], Xᵀ [K, M]
+  const bool wgrad_quantized[2] = {r.wgrad_dy.quantized(), r.wgrad_x.quantized()};
   const float* dyw = dy;  // dY [M, N] used transposed, or Q(dYᵀ) [N, M]
   Trans dyt = Trans::t;
-  if (r.wgrad_dy.quantized()) {
-    dyw = fill(sc.dy_wgrad, dy, true, n, m, r.wgrad_dy, q, kWgrad, kOperandA);
+  if (wgrad_quantized[kOperandA]) {
+    dyw = fill(sc.dy_wgrad, wgrad_ops[kOperandA], r.wgrad_dy, q, kWgrad, kOperandA);
     dyt = Trans::n;
     st.used[kWgrad][kOperandA] = &sc.dy_wgrad;
   }
   const float* xw = x.x;  // X [M, K] as stored, or Q(Xᵀ) [K, M] used transposed
   Trans xt = Trans::n;
-  if (r.wgrad_x.quantized()) {
-    if (!(x.wgrad.valid && x.wgrad.spec == r.wgrad_x)) {
-      fill(x.wgrad, x.x, true, k, m, r.wgrad_x, q, kWgrad, kOperandB);
-    }
+  if (wgrad_quantized[kOperandB]) {
+    if (!(x.wgrad.valid && x.wgrad.spec == r.wgrad_x)) fill(x.wgrad, wgrad_ops[kOperandB], r.wgrad_x, q, kWgrad, kOperandB);
     xw = x.wgrad.values.data();
     xt = Trans::t;
     st.used[kWgrad][kOperandB] = &x.wgrad;
   }
-  accumulate_product(dw, dyw, dyt, xw, xt, n, k, m, r.bf16_output, sc.out);
+  if (!accumulate_product(dw, dyw, dyt, xw, xt, n, k, m, r.bf16_output, sc.out))
+    throw_output_finding(dw, n, k, wgrad_ops, wgrad_quantized, q, kWgrad);
 }
+
+void linear_wgrad_reference(float* dw, const float* dy, const LinearInput& x, int64_t n) {
+  matmul(dw, dy, Trans::t, x.x, Trans::n, n, x.k, x.m, false);  // dYᵀ [N, M] · X [M, K]
+}
+
+std::string NonfiniteFinding::describe() const {
+  std::string what = (layer.empty() ? "" : layer + " ") + kRoleNames[role] + " ";
+  if (operand == kGemmOutput) what += "output";
+  else what += std::string(kOperandNames[role][operand]).substr(6) + " " + where;  // "x input"
+  if (block >= 0) what += ", block " + std::to_string(block);
+  what += " (index " + std::to_string(index) + " of [" + std::to_string(rows) + ", " + std::to_string(cols) + "])";
+  return step >= 0 ? what + " at step " + std::to_string(step) : what;
+}
+
+NonfiniteError::NonfiniteError(NonfiniteFinding f)
+    : std::runtime_error("non-finite value in " + f.describe()), finding(std::move(f)) {}
+
 
 }  // namespace fp4lab

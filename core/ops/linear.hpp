@@ -3,9 +3,13 @@
 //   fprop  Y  [M,N] = Q(X) [M,K] · Q(W)ᵀ            rowwise copies, blocks along K
 //   dgrad  dX [M,K] = Q(dY) [M,N] · Q(Wᵀ)ᵀ          dY rowwise (along N); W columnwise, Wᵀ [K,N] along N
 //   wgrad  dW [N,K] = Q(dYᵀ) [N,M] · Q(Xᵀ)ᵀ         columnwise copies along the tokens M (RHT if asked)
-// An operand whose spec has element `none` is used as is, without a copy. Not the quantizer.
+// An operand whose spec has element `none` is used as is, without a copy. Every call also runs the
+// non-finite sentinel (quantizer inputs/outputs and GEMM outputs) and throws NonfiniteError at the
+// first NaN/Inf. Not the quantizer.
 #pragma once
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "core/model/recipe.hpp"
@@ -17,16 +21,56 @@ namespace fp4lab {
 // Operand: role fprop 0, dgrad 1, wgrad 2; operand a 0 (X or dY), b 1 (W or X).
 constexpr int kGemmRoles = 3;
 constexpr int kGemmOperands = 2;
+constexpr int kGemmOutput = kGemmOperands;  // NonfiniteFinding::operand of a GEMM's output
+
+// The "what-if" formats of the telemetry: the SQNR each quantized operand would have as plain
+// nvfp4 (fp4_e2m1/16 e4m3 1d rne) and as plain mxfp4 (fp4_e2m1/32 ue8m0-floor 1d rne).
+constexpr int kWhatIfFormats = 2;
+constexpr const char* kWhatIfFormatNames[kWhatIfFormats] = {"nvfp4", "mxfp4"};
 
 // One quantized copy of an operand: dequantized fp32 values in the layout its GEMM consumes, plus the
 // quantizer's telemetry when it was asked for.
 struct OperandCopy {
   std::vector<float> values;
-  std::vector<uint8_t> scales;  // raw block-scale bits (telemetry only)
-  QuantStats stats;             // telemetry only
-  float global_amax = 0.f;      // telemetry only
-  QuantSpec spec;               // the spec `values` were made with
+  QuantStats stats;  // telemetry only
+  // Telemetry only: SQNR (dB) of the same input (before any RHT) under kWhatIfFormatNames; NaN when
+  // the format cannot take the shape.
+  float whatif_sqnr_db[kWhatIfFormats] = {};
+  QuantSpec spec;  // the spec `values` were made with
   bool valid = false;
+};
+
+// Where the non-finite sentinel found the first NaN/Inf of a linear call, with the tensor itself.
+// Layouts are those the GEMM reads: fprop X [M,K] and W [N,K]; dgrad dY [M,N] and Wᵀ [K,N]; wgrad
+// dYᵀ [N,M] and Xᵀ [K,M]; outputs Y [M,N], dX [M,K], dW [N,K].
+struct NonfiniteFinding {
+  std::string layer;  // the linear layer's name and the pass's step: filled in by the model
+  int64_t step = -1;
+  int role = 0;     // 0 fprop, 1 dgrad, 2 wgrad
+  int operand = 0;  // 0 a (X or dY), 1 b (W or X), kGemmOutput: the GEMM's output
+  // "input": the operand before quantization (or a pass-through operand); "transformed": its RHT
+  // (the input was finite); "dequant": the quantized copy (the input was finite); "output".
+  std::string where;
+  int64_t rows = 0, cols = 0;
+  int64_t index = -1;  // row-major index into [rows, cols] of the first non-finite element
+  int64_t block = -1;  // its block: row·(cols/block) + col/block (the scale's index); -1 without blocks
+  QuantSpec spec;      // the operand's format (element none: pass-through, and for outputs)
+  std::vector<float> input;    // [rows, cols] the operand before quantization, or the output
+  std::vector<float> dequant;  // [rows, cols] the quantized copy; empty for pass-through and outputs
+  std::string describe() const;  // "layers.1.mlp.down_proj wgrad x input, block 37 (index 1234 of [64, 256])"
+};
+
+// Thrown by linear_forward / linear_backward at the first non-finite value they meet.
+struct NonfiniteError : std::runtime_error {
+  explicit NonfiniteError(NonfiniteFinding f);
+  NonfiniteFinding finding;
+};
+
+// Testing aid: poisons element `index` (row-major in the operand's GEMM layout) of one quantized
+// operand's quantizer input with NaN, so the sentinel can be checked end to end.
+struct NonfiniteInjection {
+  int role = 0, operand = 0;
+  int64_t index = 0;
 };
 
 // The input X [M, K] of one or more linears. Linears reading the same X (q, k, v; gate, up) share
@@ -48,7 +92,8 @@ struct LinearQuant {
   uint64_t seed = 0;
   uint64_t step = 0;
   uint64_t stream = 0;  // the linear's index; operand (role r, operand o) draws tensor_id 6·stream + 2r + o
-  bool collect_stats = false;  // fill OperandCopy::stats/scales/global_amax
+  bool collect_stats = false;  // fill OperandCopy::stats and whatif_sqnr_db
+  const NonfiniteInjection* inject = nullptr;  // testing only
 };
 
 // Per-linear state: Q(W) made in fprop, which dgrad reuses when Q(Wᵀ) is its exact transpose (16×16
@@ -69,7 +114,8 @@ struct LinearScratch {
 };
 
 // y [M, N] = X·Wᵀ (overwritten); x.x [M, K]; w [N, K]. With recipe.bf16_output, y is rounded to
-// bf16. Throws std::invalid_argument (naming the GEMM and operand) for a shape a spec cannot take.
+// bf16. Throws std::invalid_argument (naming the GEMM and operand) for a shape a spec cannot take,
+// NonfiniteError at a NaN/Inf in a quantizer's input or output or in the GEMM's output.
 void linear_forward(float* y, LinearInput& x, const float* w, int64_t n, const LinearQuant& q,
                     LinearState& st);
 
@@ -78,5 +124,9 @@ void linear_forward(float* y, LinearInput& x, const float* w, int64_t n, const L
 // before it is added.
 void linear_backward(float* dx, float* dw, const float* dy, LinearInput& x, const float* w,
                      int64_t n, const LinearQuant& q, LinearState& st, LinearScratch& sc);
+
+// dw [N, K] = dYᵀ·X in fp32 (overwritten): no quantization, no bf16 rounding. The reference the
+// gradient-to-noise ratio compares the quantized wgrad with (telemetry only).
+void linear_wgrad_reference(float* dw, const float* dy, const LinearInput& x, int64_t n);
 
 }  // namespace fp4lab

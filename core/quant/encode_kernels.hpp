@@ -17,11 +17,19 @@ namespace fp4lab::detail {
 
 enum class Kernel { copy, bf16, fp4_rne, fp4_sr, fp8_e4m3, fp8_e5m2 };
 
+// What a row kernel tallies besides its outputs: nothing, only the non-finite sentinel (any NaN/Inf
+// among inputs and outputs), or the full statistics (which include the sentinel).
+enum class Tally { none, sentinel, full };
+
 // Per-row statistics (see QuantStats); lanes are reduced in a fixed order, so a row's sums do not
-// depend on the thread that ran it.
+// depend on the thread that ran it. Block-scale sums are filled by the caller (quantize.cpp).
 struct RowStats {
   int64_t nonfinite = 0, flushed = 0, saturated = 0;
   double signal = 0.0, error = 0.0;
+  bool any_nonfinite = false;  // an input or output element is NaN/Inf
+  int64_t scaled_blocks = 0;
+  float scale_min = 0.0f, scale_max = 0.0f;
+  double scale_sum = 0.0, scale_sum_sq = 0.0;
 };
 
 // Scalar element path: one element exactly as quantize_reference does it. Returns the output and
@@ -72,6 +80,7 @@ struct LaneStats {
   __m256i nonfinite = _mm256_setzero_si256(), flushed = _mm256_setzero_si256(),
           saturated = _mm256_setzero_si256();
   __m256d signal = _mm256_setzero_pd(), error = _mm256_setzero_pd();
+  __m256 any_nonfinite = _mm256_setzero_ps();  // lanes where an input or output was NaN/Inf
 
   static int64_t sum_lanes(__m256i v) {
     alignas(32) int32_t lanes[8];
@@ -91,6 +100,7 @@ struct LaneStats {
     st.saturated += sum_lanes(saturated);
     st.signal += sum_lanes(signal);
     st.error += sum_lanes(error);
+    st.any_nonfinite = st.any_nonfinite || _mm256_movemask_ps(any_nonfinite) != 0;
   }
 };
 
@@ -193,6 +203,12 @@ inline __m256i fp8_grid_magnitude(__m256 v) {
   return _mm256_blendv_epi8(subnormal_code, normal_code, mask_i(normal));
 }
 
+// The sentinel: x - x is NaN exactly when x is NaN or Inf.
+inline void add_sentinel8(__m256 x, __m256 result, LaneStats& st) {
+  st.any_nonfinite = _mm256_or_ps(
+      st.any_nonfinite, _mm256_cmp_ps(_mm256_sub_ps(x, x), _mm256_sub_ps(result, result), _CMP_UNORD_Q));
+}
+
 #else
 struct LaneStats {
   void add_to(RowStats&) const {}
@@ -200,7 +216,7 @@ struct LaneStats {
 #endif  // __AVX2__
 
 // One span of n elements sharing one block scale. x and out may be the same array.
-template <Kernel K, bool kCodes, bool kStats>
+template <Kernel K, bool kCodes, Tally kTally>
 inline __attribute__((always_inline)) void encode_span(const float* x, float* out, uint8_t* codes, const uint8_t* random, int64_t n,
                  const BlockScale& s, float saturation_limit, RowStats& st, LaneStats& lanes) {
   const bool scale_nonzero = s.decode != 0.0f;
@@ -247,7 +263,8 @@ inline __attribute__((always_inline)) void encode_span(const float* x, float* ou
     }
     _mm256_storeu_ps(out + i, result);
     if constexpr (kCodes) store_codes8(code, codes + i);
-    if constexpr (kStats) add_stats8(xv, y, result, limit, scale_nonzero, lanes);
+    if constexpr (kTally == Tally::full) add_stats8(xv, y, result, limit, scale_nonzero, lanes);
+    if constexpr (kTally != Tally::none) add_sentinel8(xv, result, lanes);
   }
 #endif
   for (; i < n; ++i) {
@@ -257,13 +274,15 @@ inline __attribute__((always_inline)) void encode_span(const float* x, float* ou
     const float result = encode_one<K>(v, s, random ? random[i] : 0, code, y);
     out[i] = result;
     if constexpr (kCodes) codes[i] = code;
-    if constexpr (kStats) add_stats_one(v, y, result, saturation_limit, scale_nonzero, st);
+    if constexpr (kTally == Tally::full) add_stats_one(v, y, result, saturation_limit, scale_nonzero, st);
+    if constexpr (kTally != Tally::none)
+      if (!std::isfinite(v) || !std::isfinite(result)) st.any_nonfinite = true;
   }
 }
 
 // One row: `blocks` consecutive spans of `block` elements, span b with multipliers
 // encode[b] / decode[b]. codes and random may be null when unused.
-template <Kernel K, bool kCodes, bool kStats>
+template <Kernel K, bool kCodes, Tally kTally>
 void encode_row(const float* x, float* out, uint8_t* codes, const uint8_t* random, int64_t block, int64_t blocks,
                 const float* encode, const float* decode, float saturation_limit, RowStats& st) {
   LaneStats lanes;
@@ -272,10 +291,10 @@ void encode_row(const float* x, float* out, uint8_t* codes, const uint8_t* rando
     BlockScale s;
     s.encode = encode[b];
     s.decode = decode[b];
-    encode_span<K, kCodes, kStats>(x + c0, out + c0, kCodes ? codes + c0 : nullptr,
+    encode_span<K, kCodes, kTally>(x + c0, out + c0, kCodes ? codes + c0 : nullptr,
                                    random ? random + c0 : nullptr, block, s, saturation_limit, st, lanes);
   }
-  if constexpr (kStats) lanes.add_to(st);
+  if constexpr (kTally != Tally::none) lanes.add_to(st);
 }
 
 }  // namespace fp4lab::detail

@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/formats/fp8.hpp"
+#include "core/formats/ue8m0.hpp"
 #include "core/quant/block_scale.hpp"
 #include "core/quant/encode_kernels.hpp"
 #include "core/quant/philox.hpp"
@@ -21,27 +23,53 @@ namespace {
 
 using detail::Kernel;
 using detail::RowStats;
+using detail::Tally;
 
 using RowFn = void (*)(const float*, float*, uint8_t*, const uint8_t*, int64_t, int64_t, const float*, const float*,
                        float, RowStats&);
 
-template <Kernel K>
-RowFn row_function(bool codes, bool stats) {
-  if (codes) return stats ? detail::encode_row<K, true, true> : detail::encode_row<K, true, false>;
-  return stats ? detail::encode_row<K, false, true> : detail::encode_row<K, false, false>;
-}
-
-RowFn row_function(const QuantSpec& spec, bool codes, bool stats) {
-  switch (spec.element) {
-    case ElementFormat::none: return row_function<Kernel::copy>(false, stats);
-    case ElementFormat::bf16: return row_function<Kernel::bf16>(false, stats);
-    case ElementFormat::fp8_e4m3: return row_function<Kernel::fp8_e4m3>(codes, stats);
-    case ElementFormat::fp8_e5m2: return row_function<Kernel::fp8_e5m2>(codes, stats);
-    case ElementFormat::fp4_e2m1:
-      return spec.rounding == Rounding::sr ? row_function<Kernel::fp4_sr>(codes, stats)
-                                           : row_function<Kernel::fp4_rne>(codes, stats);
+template <Kernel K, bool kCodes>
+RowFn row_function(Tally tally) {
+  switch (tally) {
+    case Tally::none: return detail::encode_row<K, kCodes, Tally::none>;
+    case Tally::sentinel: return detail::encode_row<K, kCodes, Tally::sentinel>;
+    case Tally::full: return detail::encode_row<K, kCodes, Tally::full>;
   }
   return nullptr;
+}
+
+template <Kernel K>
+RowFn row_function(bool codes, Tally tally) {
+  return codes ? row_function<K, true>(tally) : row_function<K, false>(tally);
+}
+
+RowFn row_function(const QuantSpec& spec, bool codes, Tally tally) {
+  switch (spec.element) {
+    case ElementFormat::none: return row_function<Kernel::copy>(false, tally);
+    case ElementFormat::bf16: return row_function<Kernel::bf16>(false, tally);
+    case ElementFormat::fp8_e4m3: return row_function<Kernel::fp8_e4m3>(codes, tally);
+    case ElementFormat::fp8_e5m2: return row_function<Kernel::fp8_e5m2>(codes, tally);
+    case ElementFormat::fp4_e2m1:
+      return spec.rounding == Rounding::sr ? row_function<Kernel::fp4_sr>(codes, tally)
+                                           : row_function<Kernel::fp4_rne>(codes, tally);
+  }
+  return nullptr;
+}
+
+// Adds the decoded scales of `blocks` blocks to a row's statistics, skipping all-zero blocks and
+// non-finite scales (QuantStats' valid blocks).
+void add_block_scales(const QuantSpec& spec, const float* block_amax, const uint8_t* codes, int64_t blocks,
+                      RowStats& st) {
+  for (int64_t b = 0; b < blocks; ++b) {
+    if (!(block_amax[b] > 0.0f)) continue;
+    const float s = spec.scale == ScaleFormat::e4m3 ? fp8_e4m3_decode(codes[b]) : ue8m0_decode(codes[b]);
+    if (!std::isfinite(s)) continue;
+    st.scale_min = st.scaled_blocks == 0 ? s : std::min(st.scale_min, s);
+    st.scale_max = st.scaled_blocks == 0 ? s : std::max(st.scale_max, s);
+    st.scale_sum += s;
+    st.scale_sum_sq += double(s) * s;
+    ++st.scaled_blocks;
+  }
 }
 
 float max_ignoring_nan(float acc, float v) { return v > acc ? v : acc; }
@@ -150,6 +178,12 @@ double QuantStats::sqnr_db() const {
   return 10.0 * std::log10(signal_energy / error_energy);
 }
 
+double QuantStats::scale_std() const {
+  if (scaled_blocks == 0) return 0.0;
+  const double n = double(scaled_blocks), mean = scale_sum / n;
+  return std::sqrt(std::max(0.0, scale_sum_sq / n - mean * mean));
+}
+
 void quantize(const float* in, float* out, int64_t rows, int64_t cols, const QuantSpec& spec,
               const QuantRandom& rnd, const QuantOutputs& extra) {
   const std::string problem = validate(spec, rows, cols);
@@ -160,6 +194,7 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   const bool has_scale_bytes = spec.scale == ScaleFormat::e4m3 || spec.scale == ScaleFormat::ue8m0;
   const bool block_scaled = spec.scale != ScaleFormat::none && spec.block > 0;
   const bool want_stats = extra.stats != nullptr;
+  const Tally tally = want_stats ? Tally::full : extra.nonfinite ? Tally::sentinel : Tally::none;
   const bool want_amax = want_stats || extra.global_amax != nullptr;
   // Elements sharing one scale: a block, or the whole row for unscaled and per-tensor formats.
   const int64_t span = spec.block > 0 ? spec.block : cols;
@@ -199,11 +234,11 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   if (extra.scales) extra.scales->assign(has_scale_bytes ? static_cast<size_t>(rows * spans) : 0, 0);
   uint8_t* codes = extra.codes && has_codes ? extra.codes->data() : nullptr;
   uint8_t* scales = extra.scales && has_scale_bytes ? extra.scales->data() : nullptr;
-  const RowFn encode_row = row_function(spec, codes != nullptr, want_stats);
+  const RowFn encode_row = row_function(spec, codes != nullptr, tally);
   const float saturation_limit = element_max(spec.element);
   const bool stochastic = spec.rounding == Rounding::sr;
   const PhiloxStream stream(rnd);
-  std::vector<RowStats> row_stats(want_stats ? static_cast<size_t>(rows) : 0);
+  std::vector<RowStats> row_stats(tally != Tally::none ? static_cast<size_t>(rows) : 0);
   std::vector<int64_t> row_first_nonfinite(want_stats ? static_cast<size_t>(rows) : 0, -1);
 
   // Pass 2: encode, one row (1D) or one band of block rows (2D) per work item.
@@ -234,6 +269,8 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
             tile_amax[b] = m;
           }
           scaler.scales(tile_amax.data(), spans, encode.data(), decode.data(), scale_codes.data());
+          if (want_stats && has_scale_bytes)  // one tile counted once: on its first row
+            add_block_scales(spec, tile_amax.data(), scale_codes.data(), spans, row_stats[g * band]);
         }
       }
       for (int64_t r = g * band; r < (g + 1) * band; ++r) {
@@ -244,10 +281,12 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
         if (stochastic) stream.fill(static_cast<uint64_t>(r * cols), cols, random.data());
         if (want_stats) row_first_nonfinite[r] = first_nonfinite(x, cols);  // before an in-place write
         if (want_amax && !prepass && !block_scaled) band_amax = max_ignoring_nan(band_amax, abs_max_span(x, cols));
-        RowStats st;
+        RowStats st = tally != Tally::none ? row_stats[r] : RowStats{};
         encode_row(x, out + r * cols, codes ? codes + r * cols : nullptr, stochastic ? random.data() : nullptr, span,
                    spans, encode.data(), decode.data(), saturation_limit, st);
-        if (want_stats) row_stats[r] = st;
+        if (want_stats && has_scale_bytes && spec.tile == Tile::d1)
+          add_block_scales(spec, row_block_amax(r), scale_codes.data(), spans, st);
+        if (tally != Tally::none) row_stats[r] = st;
       }
       if (!prepass) unit_amax[g] = band_amax;
     }
@@ -256,6 +295,11 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   if (!prepass)
     for (int64_t g = 0; g < bands; ++g) amax = max_ignoring_nan(amax, unit_amax[g]);
   if (extra.global_amax) *extra.global_amax = amax;
+  if (extra.nonfinite) {
+    bool any = false;
+    for (const RowStats& st : row_stats) any = any || st.any_nonfinite;
+    *extra.nonfinite = any;
+  }
   if (want_stats) {
     QuantStats stats;
     stats.amax = amax;
@@ -268,6 +312,13 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
       stats.saturated += st.saturated;
       stats.signal_energy += st.signal;
       stats.error_energy += st.error;
+      if (st.scaled_blocks > 0) {
+        stats.scale_min = stats.scaled_blocks == 0 ? st.scale_min : std::min(stats.scale_min, st.scale_min);
+        stats.scale_max = stats.scaled_blocks == 0 ? st.scale_max : std::max(stats.scale_max, st.scale_max);
+        stats.scale_sum += st.scale_sum;
+        stats.scale_sum_sq += st.scale_sum_sq;
+        stats.scaled_blocks += st.scaled_blocks;
+      }
     }
     *extra.stats = stats;
   }

@@ -32,7 +32,14 @@ struct QuantStats {
   double error_energy = 0.0;   // sum (x - dequant)^2 where both are finite
   int64_t nonfinite = 0;       // NaN/Inf inputs
   int64_t first_nonfinite = -1;  // row-major index of the first one, -1 if none
+  // Decoded raw block scales (the e4m3 / ue8m0 value, without NVFP4's fp32 tensor scale) over the
+  // valid blocks: those whose amax is nonzero (all-zero blocks carry no information) and whose
+  // scale is finite. A 16x16 tile counts once. Zero for formats without raw block scales.
+  int64_t scaled_blocks = 0;
+  float scale_min = 0.f, scale_max = 0.f;
+  double scale_sum = 0.0, scale_sum_sq = 0.0;
   double sqnr_db() const;      // 10 log10(signal/error); +inf when error is 0
+  double scale_std() const;    // population standard deviation of the valid block scales
 };
 
 // Optional outputs; leave a pointer null to skip it.
@@ -44,6 +51,9 @@ struct QuantOutputs {
   float* global_amax = nullptr;            // the tensor amax (post-RHT when rht) for every format;
                                            // NVFP4's S_enc = RN(2688 / global_amax)
   QuantStats* stats = nullptr;
+  // The non-finite sentinel: set to whether any input element (post-RHT) or output element is NaN
+  // or Inf. Gathered in the encoding pass (one compare per 8 elements), without the statistics.
+  bool* nonfinite = nullptr;
 };
 
 // out = dequant(quant(in)) for a rows x cols row-major matrix. With spec.rht, `out` (and codes,

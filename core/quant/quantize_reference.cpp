@@ -1,6 +1,7 @@
 // quantize_reference: the scalar definition of the block quantizer. One element at a time through
 // the scalar codecs of core/formats, block amaxes recomputed per element row, no vectorisation,
 // no threads. The fast path (quantize.cpp) is tested against this bit for bit.
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "core/formats/bf16.hpp"
 #include "core/formats/fp4_e2m1.hpp"
 #include "core/formats/fp8.hpp"
+#include "core/formats/ue8m0.hpp"
 #include "core/quant/block_scale.hpp"
 #include "core/quant/philox.hpp"
 #include "core/quant/quantize.hpp"
@@ -69,6 +71,7 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
   QuantStats stats;
   stats.amax = amax;
   stats.count = n;
+  bool any_nonfinite = false;
   for (int64_t r = 0; r < rows; ++r) {
     for (int64_t b = 0; b < blocks_per_row; ++b) {
       const int64_t c0 = b * block;
@@ -80,6 +83,16 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
         for (int64_t c = c0; c < c0 + block; ++c) block_amax = abs_max(block_amax, x[rr * cols + c]);
       const BlockScale scale = block_scale(spec, tensor, block_amax);
       if (extra.scales && has_scale_bytes) (*extra.scales)[r * blocks_per_row + b] = scale.code;
+      if (has_scale_bytes && r == r0 && block_amax > 0.0f) {  // a valid block (a tile: on its first row)
+        const float s = spec.scale == ScaleFormat::e4m3 ? fp8_e4m3_decode(scale.code) : ue8m0_decode(scale.code);
+        if (std::isfinite(s)) {
+          stats.scale_min = stats.scaled_blocks == 0 ? s : std::min(stats.scale_min, s);
+          stats.scale_max = stats.scaled_blocks == 0 ? s : std::max(stats.scale_max, s);
+          stats.scale_sum += s;
+          stats.scale_sum_sq += double(s) * s;
+          ++stats.scaled_blocks;
+        }
+      }
 
       for (int64_t c = c0; c < c0 + block; ++c) {
         const int64_t i = r * cols + c;
@@ -96,6 +109,7 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
           if (extra.codes) (*extra.codes)[i] = code;
         }
         out[i] = result;
+        if (!std::isfinite(v) || !std::isfinite(result)) any_nonfinite = true;
 
         if (!std::isfinite(v)) {
           if (stats.nonfinite++ == 0) stats.first_nonfinite = i;
@@ -112,6 +126,7 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
     }
   }
   if (extra.stats) *extra.stats = stats;
+  if (extra.nonfinite) *extra.nonfinite = any_nonfinite;
 }
 
 }  // namespace fp4lab

@@ -36,6 +36,7 @@ void save_checkpoint(const std::string& path, const CheckpointState& s, Model& m
     f.set_attr("/", "initial_loss", s.initial_loss);
     f.set_attr("/", "rng_seed", static_cast<int64_t>(s.seed));
     f.set_attr("/", "rng_counter", s.step);
+    f.set_attr("/", "gemm_uses", s.gemm_uses);
     f.flush();
   }
   std::filesystem::rename(tmp, path);
@@ -51,6 +52,7 @@ static CheckpointState read_state(const h5::File& f, const std::string& path) {
   s.tokens = f.attr_int("/", "tokens");
   s.initial_loss = f.attr_double("/", "initial_loss");
   s.seed = static_cast<uint64_t>(f.attr_int("/", "rng_seed"));
+  if (f.has_attr("/", "gemm_uses")) s.gemm_uses = f.attr_string("/", "gemm_uses");
   return s;
 }
 

@@ -1,6 +1,6 @@
 // Checkpoints: parameters under Llama's names (PyTorch Linear layout [out, in], row-major),
 // AdamW moments under adam_m/ and adam_v/, and the loop state (step, tokens, Adam t, RNG seed and
-// counter), written atomically (temp file + rename) so a crash never leaves a torn checkpoint.
+// counter, recipe manifest so far), written atomically (temp file + rename) so a crash never leaves a torn checkpoint.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -17,6 +17,7 @@ struct CheckpointState {
   int64_t tokens = 0;  // tokens consumed
   double initial_loss = 0;  // loss of step 1 (divergence reference)
   uint64_t seed = 0;   // all streams are counter-based: (seed, step) is the whole RNG state
+  std::string gemm_uses;  // the recipe manifest so far (serialize_manifest, core/train/manifest.hpp)
 };
 
 void save_checkpoint(const std::string& path, const CheckpointState& state, Model& model, AdamW* opt);

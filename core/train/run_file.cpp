@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 #include <thread>
 
@@ -17,8 +19,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Every column of every table: its type, units and meaning (also written as dataset attributes
-// `units` and `description`, so a file explains itself in h5py / h5dump).
+// Every column of every table: its type, units, meaning (also written as dataset attributes
+// `units` and `description`, so a file explains itself in h5py / h5dump) and the schema version
+// that added it (a reader fills a later column of an older file with NaN).
 enum class ColType { i64, f64, f32, i32, u8 };
 struct Column {
   const char* table;
@@ -26,6 +29,7 @@ struct Column {
   ColType type;
   const char* units;
   const char* description;
+  int64_t since = 1;
 };
 
 constexpr Column kColumns[] = {
@@ -50,14 +54,21 @@ constexpr Column kColumns[] = {
     {"quant", "scale_min", ColType::f32, "1", "smallest decoded block scale over valid blocks"},
     {"quant", "scale_max", ColType::f32, "1", "largest decoded block scale over valid blocks"},
     {"quant", "scale_std", ColType::f32, "1", "standard deviation of decoded block scales"},
+    {"quant", "whatif_nvfp4_sqnr_db", ColType::f32, "dB", "SQNR of the same operand as plain nvfp4 (16, e4m3, 1d, rne)", 2},
+    {"quant", "whatif_mxfp4_sqnr_db", ColType::f32, "dB", "SQNR of the same operand as plain mxfp4 (32, ue8m0, 1d, rne)", 2},
     {"layers", "step", ColType::i64, "1", "optimizer step"},
     {"layers", "tensor", ColType::i32, "index", "index into the root attribute tensor_names"},
     {"layers", "grad_norm", ColType::f32, "1", "L2 norm of this tensor's gradient"},
     {"layers", "update_norm", ColType::f32, "1", "L2 norm of this step's parameter update"},
     {"layers", "adam_m_norm", ColType::f32, "1", "L2 norm of AdamW's first moment"},
     {"layers", "adam_v_norm", ColType::f32, "1", "L2 norm of AdamW's second moment"},
+    {"gnr", "step", ColType::i64, "1", "telemetry step", 2},
+    {"gnr", "tensor", ColType::i32, "index", "index into the root attribute tensor_names", 2},
+    {"gnr", "grad_norm", ColType::f32, "1", "L2 norm of the weight gradient from fp32 wgrad operands", 2},
+    {"gnr", "noise_rms", ColType::f32, "1", "rms of (quantized-wgrad gradient - fp32 gradient)", 2},
+    {"gnr", "gnr", ColType::f32, "1", "grad_norm / (noise_rms * sqrt(elements)); stalls below sqrt(3)", 2},
 };
-constexpr const char* kTables[] = {"steps", "val", "quant", "layers"};
+constexpr const char* kTables[] = {"steps", "val", "quant", "layers", "gnr"};
 
 std::string col_path(const char* table, const char* name) { return std::string(table) + "/" + name; }
 
@@ -114,15 +125,50 @@ std::vector<std::string> split_names(const std::string& s) {
 }
 
 // Rows of `table` whose columns are all present: the shortest column (a reader racing a flush
-// may see one column a batch longer than another).
+// may see one column a batch longer than another). Columns newer than the file do not count.
 uint64_t table_rows(const h5::File& f, const char* table) {
   uint64_t n = UINT64_MAX;
   for (const auto& c : kColumns) {
     if (std::string(c.table) != table) continue;
     const std::string p = col_path(c.table, c.name);
-    n = f.has(p) ? std::min(n, f.length(p)) : 0;
+    if (f.has(p)) n = std::min(n, f.length(p));
+    else if (c.since == 1) n = 0;
   }
   return n == UINT64_MAX ? 0 : n;
+}
+
+// A column a file written by an older schema lacks: `rows` placeholders (NaN, or 0 for integers).
+void create_missing_column(h5::File& f, const Column& c, uint64_t rows) {
+  create_empty_column(f, c);
+  if (rows == 0) return;
+  const std::string p = col_path(c.table, c.name);
+  switch (c.type) {
+    case ColType::f32: {
+      const std::vector<float> v(rows, std::numeric_limits<float>::quiet_NaN());
+      f.append(p, v.data(), rows);
+      break;
+    }
+    case ColType::f64: {
+      const std::vector<double> v(rows, std::numeric_limits<double>::quiet_NaN());
+      f.append(p, v.data(), rows);
+      break;
+    }
+    case ColType::i64: {
+      const std::vector<int64_t> v(rows, 0);
+      f.append(p, v.data(), rows);
+      break;
+    }
+    case ColType::i32: {
+      const std::vector<int32_t> v(rows, 0);
+      f.append(p, v.data(), rows);
+      break;
+    }
+    case ColType::u8: {
+      const std::vector<uint8_t> v(rows, 0);
+      f.append(p, v.data(), rows);
+      break;
+    }
+  }
 }
 
 struct NotARunFile : std::runtime_error {
@@ -149,6 +195,15 @@ RunStatus parse_run_status(const std::string& s) {
   throw std::invalid_argument("unknown run status '" + s + "' (running, done, diverged, failed)");
 }
 
+std::string SentinelRecord::summary() const {
+  std::string s = "non-finite value at step " + std::to_string(step) + (phase == "validation" ? " (validation)" : "") +
+                  ": " + tensor_name + " " + role + " " + operand;
+  if (operand != "output") s += " " + where;
+  if (block >= 0) s += ", block " + std::to_string(block);
+  return s + ", index " + std::to_string(index) + " of [" + std::to_string(rows) + ", " + std::to_string(cols) + "]" +
+         (format.empty() || format == "none" ? "" : " (" + format + ")");
+}
+
 std::string to_string(GemmRole r) {
   switch (r) {
     case GemmRole::fprop: return "fprop";
@@ -173,6 +228,7 @@ struct RunWriter::Impl {
   std::vector<ValRecord> val;
   std::vector<QuantStatRecord> quant;
   std::vector<LayerNormRecord> layers;
+  std::vector<GnrRecord> gnr;
   Clock::time_point last_flush = Clock::now();
   int64_t last_step = 0;
 
@@ -213,6 +269,10 @@ struct RunWriter::Impl {
       append_column(file, "quant", "scale_min", gather<float>(quant, [](auto& r) { return r.scale_min; }));
       append_column(file, "quant", "scale_max", gather<float>(quant, [](auto& r) { return r.scale_max; }));
       append_column(file, "quant", "scale_std", gather<float>(quant, [](auto& r) { return r.scale_std; }));
+      append_column(file, "quant", "whatif_nvfp4_sqnr_db",
+                    gather<float>(quant, [](auto& r) { return r.whatif_nvfp4_sqnr_db; }));
+      append_column(file, "quant", "whatif_mxfp4_sqnr_db",
+                    gather<float>(quant, [](auto& r) { return r.whatif_mxfp4_sqnr_db; }));
       quant.clear();
     }
     if (!layers.empty()) {
@@ -223,6 +283,14 @@ struct RunWriter::Impl {
       append_column(file, "layers", "adam_m_norm", gather<float>(layers, [](auto& r) { return r.adam_m_norm; }));
       append_column(file, "layers", "adam_v_norm", gather<float>(layers, [](auto& r) { return r.adam_v_norm; }));
       layers.clear();
+    }
+    if (!gnr.empty()) {
+      append_column(file, "gnr", "step", gather<int64_t>(gnr, [](auto& r) { return r.step; }));
+      append_column(file, "gnr", "tensor", gather<int32_t>(gnr, [](auto& r) { return r.tensor; }));
+      append_column(file, "gnr", "grad_norm", gather<float>(gnr, [](auto& r) { return r.grad_norm; }));
+      append_column(file, "gnr", "noise_rms", gather<float>(gnr, [](auto& r) { return r.noise_rms; }));
+      append_column(file, "gnr", "gnr", gather<float>(gnr, [](auto& r) { return r.gnr; }));
+      gnr.clear();
     }
   }
 
@@ -256,6 +324,7 @@ RunWriter RunWriter::create(const std::string& path, const RunMeta& meta) {
   f.set_attr("/", "n_params", meta.n_params);
   f.set_attr("/", "entropy_rate", meta.entropy_rate);
   f.set_attr("/", "recipe_manifest", meta.recipe_manifest);
+  f.set_attr("/", "coverage", meta.coverage);
   f.set_attr("/", "fingerprint", meta.fingerprint);
   f.set_attr("/", "tensor_names", names);
   for (const auto& c : kColumns) create_empty_column(f, c);
@@ -278,11 +347,12 @@ RunWriter RunWriter::reopen(const std::string& path, int64_t step) {
     while (keep < rows && steps[keep] <= step) ++keep;
     for (const auto& c : kColumns) {
       if (std::string(c.table) != table) continue;
-      if (!f.has(col_path(c.table, c.name))) create_empty_column(f, c);
+      if (!f.has(col_path(c.table, c.name))) create_missing_column(f, c, keep);
       f.truncate(col_path(c.table, c.name), keep);
     }
     if (std::string(table) == "steps" && keep > 0) impl->last_step = steps[keep - 1];
   }
+  f.set_attr("/", "schema_version", kRunSchemaVersion);  // every column of this schema exists now
   f.set_attr("/", "status", to_string(RunStatus::running));
   f.set_attr("/", "status_step", step);
   f.set_attr("/", "status_message", "resumed after step " + std::to_string(step));
@@ -311,6 +381,11 @@ void RunWriter::add_layer_norms(const std::vector<LayerNormRecord>& rs) {
   impl_->maybe_flush();
 }
 
+void RunWriter::add_gnr(const std::vector<GnrRecord>& rs) {
+  impl_->gnr.insert(impl_->gnr.end(), rs.begin(), rs.end());
+  impl_->maybe_flush();
+}
+
 void RunWriter::set_status(RunStatus s, int64_t at_step, const std::string& message) {
   impl_->write_pending();  // records first: a reader seeing `done` sees every step
   impl_->file.set_attr("/", "status", to_string(s));
@@ -319,8 +394,30 @@ void RunWriter::set_status(RunStatus s, int64_t at_step, const std::string& mess
   impl_->flush_now();
 }
 
-void RunWriter::set_manifest(const std::string& recipe_manifest) {
+void RunWriter::set_manifest(const std::string& recipe_manifest, const std::string& coverage) {
   impl_->file.set_attr("/", "recipe_manifest", recipe_manifest);
+  impl_->file.set_attr("/", "coverage", coverage);
+  impl_->flush_now();
+}
+
+void RunWriter::set_sentinel(const SentinelRecord& s) {
+  h5::File& f = impl_->file;
+  const std::vector<uint64_t> shape = {uint64_t(s.rows), uint64_t(s.cols)};
+  f.write("sentinel/input", s.input, shape);
+  if (!s.dequant.empty()) f.write("sentinel/dequant", s.dequant, shape);
+  f.set_attr("sentinel", "step", s.step);
+  f.set_attr("sentinel", "phase", s.phase);
+  f.set_attr("sentinel", "tensor", int64_t(s.tensor));
+  f.set_attr("sentinel", "tensor_name", s.tensor_name);
+  f.set_attr("sentinel", "role", s.role);
+  f.set_attr("sentinel", "operand", s.operand);
+  f.set_attr("sentinel", "where", s.where);
+  f.set_attr("sentinel", "format", s.format);
+  f.set_attr("sentinel", "index", s.index);
+  f.set_attr("sentinel", "block", s.block);
+  f.set_attr("sentinel", "row", s.cols > 0 ? s.index / s.cols : int64_t(-1));
+  f.set_attr("sentinel", "col", s.cols > 0 ? s.index % s.cols : int64_t(-1));
+  f.set_attr("sentinel", "summary", s.summary());
   impl_->flush_now();
 }
 
@@ -333,8 +430,10 @@ int64_t RunWriter::last_step() const { return impl_->last_step; }
 
 namespace {
 
+// A column's first `rows` values; a column the file's schema predates reads as NaN.
 template <class T>
 std::vector<T> read_column(const h5::File& f, const char* table, const char* name, uint64_t rows) {
+  if (!f.has(col_path(table, name))) return std::vector<T>(rows, std::numeric_limits<T>::quiet_NaN());
   auto v = f.read<T>(col_path(table, name));
   v.resize(rows);
   return v;
@@ -360,6 +459,7 @@ RunData read_run_once(const std::string& path, bool with_telemetry) {
   d.meta.n_params = f.has_attr("/", "n_params") ? f.attr_int("/", "n_params") : 0;
   d.meta.entropy_rate = f.has_attr("/", "entropy_rate") ? f.attr_double("/", "entropy_rate") : -1.0;
   d.meta.recipe_manifest = attr_string_or(f, "recipe_manifest", "");
+  d.meta.coverage = attr_string_or(f, "coverage", "");
   d.meta.fingerprint = attr_string_or(f, "fingerprint", "");
   try {
     d.status = parse_run_status(attr_string_or(f, "status", "running"));
@@ -386,6 +486,26 @@ RunData read_run_once(const std::string& path, bool with_telemetry) {
     d.val.resize(n);
     for (uint64_t i = 0; i < n; ++i) d.val[i] = ValRecord{step[i], tokens[i], loss[i]};
   }
+  if ((d.has_sentinel = f.has_attr("sentinel", "summary"))) {
+    SentinelRecord& s = d.sentinel;
+    s.step = f.attr_int("sentinel", "step");
+    s.phase = f.attr_string("sentinel", "phase");
+    s.tensor = int32_t(f.attr_int("sentinel", "tensor"));
+    s.tensor_name = f.attr_string("sentinel", "tensor_name");
+    s.role = f.attr_string("sentinel", "role");
+    s.operand = f.attr_string("sentinel", "operand");
+    s.where = f.attr_string("sentinel", "where");
+    s.format = f.attr_string("sentinel", "format");
+    s.index = f.attr_int("sentinel", "index");
+    s.block = f.attr_int("sentinel", "block");
+    if (f.has("sentinel/input")) {
+      std::vector<uint64_t> shape;
+      if (with_telemetry) s.input = f.read<float>("sentinel/input", &shape);
+      else shape = f.shape("sentinel/input");
+      if (shape.size() == 2) s.rows = int64_t(shape[0]), s.cols = int64_t(shape[1]);
+    }
+    if (with_telemetry && f.has("sentinel/dequant")) s.dequant = f.read<float>("sentinel/dequant");
+  }
   if (!with_telemetry) return d;
   if (const uint64_t n = table_rows(f, "quant")) {
     const auto step = read_column<int64_t>(f, "quant", "step", n);
@@ -399,13 +519,16 @@ RunData read_run_once(const std::string& path, bool with_telemetry) {
     const auto smin = read_column<float>(f, "quant", "scale_min", n);
     const auto smax = read_column<float>(f, "quant", "scale_max", n);
     const auto sstd = read_column<float>(f, "quant", "scale_std", n);
+    const auto whatif_nv = read_column<float>(f, "quant", "whatif_nvfp4_sqnr_db", n);
+    const auto whatif_mx = read_column<float>(f, "quant", "whatif_mxfp4_sqnr_db", n);
     d.quant.resize(n);
     for (uint64_t i = 0; i < n; ++i) {
       if (role[i] > 2 || operand[i] > 1)
         throw NotARunFile(path + ": quant row " + std::to_string(i) + " has an unknown role/operand code");
       d.quant[i] = QuantStatRecord{step[i],     tensor[i],    static_cast<GemmRole>(role[i]),
                                    static_cast<Operand>(operand[i]), amax[i], flushed[i], saturated[i],
-                                   sqnr[i],     smin[i],      smax[i],      sstd[i]};
+                                   sqnr[i],     smin[i],      smax[i],      sstd[i],
+                                   whatif_nv[i], whatif_mx[i]};
     }
   }
   if (const uint64_t n = table_rows(f, "layers")) {
@@ -417,6 +540,15 @@ RunData read_run_once(const std::string& path, bool with_telemetry) {
     const auto vn = read_column<float>(f, "layers", "adam_v_norm", n);
     d.layer_norms.resize(n);
     for (uint64_t i = 0; i < n; ++i) d.layer_norms[i] = LayerNormRecord{step[i], tensor[i], gn[i], un[i], mn[i], vn[i]};
+  }
+  if (const uint64_t n = table_rows(f, "gnr")) {
+    const auto step = read_column<int64_t>(f, "gnr", "step", n);
+    const auto tensor = read_column<int32_t>(f, "gnr", "tensor", n);
+    const auto gn = read_column<float>(f, "gnr", "grad_norm", n);
+    const auto noise = read_column<float>(f, "gnr", "noise_rms", n);
+    const auto ratio = read_column<float>(f, "gnr", "gnr", n);
+    d.gnr.resize(n);
+    for (uint64_t i = 0; i < n; ++i) d.gnr[i] = GnrRecord{step[i], tensor[i], gn[i], noise[i], ratio[i]};
   }
   return d;
 }

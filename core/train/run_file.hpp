@@ -1,5 +1,6 @@
 // The run file: one HDF5 file per training run holding every step's losses, validation losses,
-// per-tensor quantization statistics, per-layer optimizer norms, the resolved config and status.
+// per-tensor quantization statistics, per-layer optimizer norms and gradient-to-noise ratios, the
+// resolved config, the recipe manifest, status, and the non-finite sentinel's dump if it fired.
 // RunWriter appends as training goes (flushing regularly, readable while written); read_run loads
 // a finished or in-progress file. Names are documented in results/SCHEMA.md.
 #pragma once
@@ -10,7 +11,7 @@
 
 namespace fp4lab {
 
-constexpr int64_t kRunSchemaVersion = 1;
+constexpr int64_t kRunSchemaVersion = 2;
 
 enum class RunStatus { running, done, diverged, failed };
 std::string to_string(RunStatus);
@@ -42,12 +43,47 @@ struct QuantStatRecord {  // one quantized GEMM operand of one tensor at a telem
   float amax = 0;
   float frac_flushed = 0, frac_saturated = 0, sqnr_db = 0;
   float scale_min = 0, scale_max = 0, scale_std = 0;  // decoded block scales over valid blocks
+  // SQNR the same operand would have as plain nvfp4 / mxfp4 (NaN: shape not divisible); schema 2.
+  float whatif_nvfp4_sqnr_db = 0, whatif_mxfp4_sqnr_db = 0;
 };
 
 struct LayerNormRecord {  // per step, per parameter tensor
   int64_t step = 0;
   int32_t tensor = 0;  // index into RunMeta::tensor_names (which may list non-linear tensors too)
   float grad_norm = 0, update_norm = 0, adam_m_norm = 0, adam_v_norm = 0;
+};
+
+// Gradient-to-noise ratio of one linear layer's weight gradient at a telemetry step (Chmiel et al.,
+// "FP4 All the Way"): dW_ref = dYᵀ·X from unquantized fp32 operands, dW_q the gradient training used,
+// noise_rms σ_q = rms(dW_q − dW_ref), gnr = ‖dW_ref‖ / (σ_q·√d) = rms(dW_ref) / σ_q (d elements).
+// Progress stalls once gnr falls below √3 (kGnrThreshold). Infinite when dW_q == dW_ref.
+constexpr double kGnrThreshold = 1.7320508075688772;
+struct GnrRecord {
+  int64_t step = 0;
+  int32_t tensor = 0;  // index into RunMeta::tensor_names
+  float grad_norm = 0;  // ‖dW_ref‖
+  float noise_rms = 0;  // σ_q
+  float gnr = 0;
+};
+
+// What the non-finite sentinel found: the first NaN/Inf of a run (training step or validation
+// pass) in a quantizer's input or output or a GEMM's output, and the tensor (with its quantized
+// copy) as the GEMM reads it. Written under `sentinel/`.
+struct SentinelRecord {
+  int64_t step = 0;          // the training step (for validation: the step after which it ran)
+  std::string phase;         // "train" or "validation"
+  int32_t tensor = -1;       // index into RunMeta::tensor_names
+  std::string tensor_name;   // Llama name of the linear layer
+  std::string role;          // fprop | dgrad | wgrad
+  std::string operand;       // x | w | dy, or "output"
+  std::string where;         // input | transformed | dequant | output (see NonfiniteFinding)
+  std::string format;        // describe() of the operand's QuantSpec ("none" for pass-through/outputs)
+  int64_t rows = 0, cols = 0;
+  int64_t index = -1;        // row-major index into [rows, cols]
+  int64_t block = -1;        // the element's quantization block (scale index), -1 without blocks
+  std::vector<float> input;    // [rows, cols]
+  std::vector<float> dequant;  // [rows, cols] or empty
+  std::string summary() const;  // one line: step, layer, role, operand, where, block, index
 };
 
 struct RunMeta {
@@ -57,6 +93,7 @@ struct RunMeta {
   int64_t n_params = 0;
   double entropy_rate = -1;  // nats/token of the synthetic corpus; -1 if unknown
   std::string recipe_manifest;  // YAML: per layer/role/operand the format applied and its count
+  std::string coverage;         // one line: how many linear layers ran quantized, in which formats
   std::string fingerprint;      // numerics fingerprint (hash of quantizer outputs on canaries)
 };
 
@@ -87,9 +124,11 @@ class RunWriter {
   void add_val(const ValRecord&);
   void add_quant_stats(const std::vector<QuantStatRecord>&);
   void add_layer_norms(const std::vector<LayerNormRecord>&);
+  void add_gnr(const std::vector<GnrRecord>&);
   // Final (or interim) state; flushes. `at_step` is the last step the run completed.
   void set_status(RunStatus, int64_t at_step, const std::string& message = "");
-  void set_manifest(const std::string& recipe_manifest);
+  void set_manifest(const std::string& recipe_manifest, const std::string& coverage);
+  void set_sentinel(const SentinelRecord&);  // writes sentinel/ (once); flushes
   void flush();
 
   const std::string& path() const;
@@ -112,11 +151,15 @@ struct RunData {
   std::vector<ValRecord> val;
   std::vector<QuantStatRecord> quant;
   std::vector<LayerNormRecord> layer_norms;
+  std::vector<GnrRecord> gnr;
+  bool has_sentinel = false;
+  SentinelRecord sentinel;  // attributes always; input/dequant only with telemetry
 };
 
 // Reads a run file (also one still being written: a read that races a flush is retried a few
-// times). Columns of one table cut at the shortest. `with_telemetry` = false skips quant and
-// layers (cheap status reads). Throws std::runtime_error on a file that is not an fp4lab run
+// times). Columns of one table cut at the shortest; columns added in a later schema read as NaN
+// from an older file. `with_telemetry` = false skips quant, layers, gnr and the sentinel's
+// tensors (cheap status reads). Throws std::runtime_error on a file that is not an fp4lab run
 // file or was written by a newer schema.
 RunData read_run(const std::string& path, bool with_telemetry = true);
 

@@ -1,5 +1,7 @@
 // The training loop. Every random stream is a function of (seed, step), so the state saved in a
-// checkpoint (parameters, Adam moments, step) is enough to continue bit-identically.
+// checkpoint (parameters, Adam moments, step) is enough to continue bit-identically. The run file
+// gets every step, telemetry at its interval, the recipe manifest, and the non-finite sentinel's
+// dump when a NaN/Inf reaches a GEMM.
 #include "core/train/trainer.hpp"
 
 #include <omp.h>
@@ -15,6 +17,7 @@
 #include "core/train/checkpoint.hpp"
 #include "core/train/data.hpp"
 #include "core/train/fingerprint.hpp"
+#include "core/train/manifest.hpp"
 #include "core/train/optimizer.hpp"
 
 namespace fp4lab {
@@ -29,6 +32,7 @@ static std::string read_status_if_finished(const std::string& path, TrainResult&
     r.tokens = d.steps.empty() ? 0 : d.steps.back().tokens;
     r.last_loss = d.steps.empty() ? 0 : d.steps.back().train_loss;
     r.skipped = true;
+    r.nonfinite = d.has_sentinel;
     r.message = d.status_message;
     return to_string(d.status);
   } catch (const std::exception&) {
@@ -36,22 +40,27 @@ static std::string read_status_if_finished(const std::string& path, TrainResult&
   }
 }
 
-static std::string recipe_manifest(const Model& model) {
-  std::ostringstream out;
+// The run file's record of a sentinel finding; `linear_param` maps linear indices to tensor_names.
+static SentinelRecord sentinel_record(const NonfiniteFinding& f, const Model& model, const std::vector<int32_t>& linear_param,
+                                      int64_t step, const std::string& phase) {
+  SentinelRecord s;
+  s.step = step;
+  s.phase = phase;
+  s.tensor_name = f.layer;
   const auto names = model.linear_names();
-  int quantized = 0, total = 0;
-  for (const auto& u : model.gemm_uses()) {
-    ++total;
-    if (u.spec.quantized() && u.spec.element != ElementFormat::bf16) ++quantized;
-  }
-  out << "operands_total: " << total << "\n";
-  out << "operands_4bit_or_8bit: " << quantized << "\n";
-  out << "uses:\n";
-  for (const auto& u : model.gemm_uses())
-    out << "  - {tensor: \"" << names.at(u.tensor) << "\", gemm: " << to_string(u.role)
-        << ", operand: " << operand_name(u.role, u.operand) << ", format: \"" << describe(u.spec)
-        << "\", count: " << u.count << "}\n";
-  return out.str();
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == f.layer) s.tensor = linear_param[i];
+  s.role = to_string(GemmRole(f.role));
+  s.operand = f.operand == kGemmOutput ? "output" : operand_name(GemmRole(f.role), Operand(f.operand));
+  s.where = f.where;
+  s.format = describe(f.spec);
+  s.rows = f.rows;
+  s.cols = f.cols;
+  s.index = f.index;
+  s.block = f.block;
+  s.input = f.input;
+  s.dequant = f.dequant;
+  return s;
 }
 
 static double validation_loss(Model& model, const TokenData& data, const Config& cfg, int64_t tokens_seen) {
@@ -78,8 +87,15 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
   if (opt.resume && !read_status_if_finished(run_path, result).empty()) return result;
 
   const TokenData data = load_data(cfg.data, cfg.model.seq_len);
-  Model model(cfg.model, cfg.recipe);
+  Model model(cfg.model, run_recipe(cfg));
   model.init_parameters(cfg.train.seed);
+  model.set_nonfinite_probe(opt.nonfinite_probe);
+  std::vector<std::string> tensor_names;  // every parameter; records index this list
+  std::vector<int32_t> linear_param;      // linear index -> parameter index
+  for (const ParamInfo& p : model.params()) {
+    if (p.is_linear) linear_param.push_back(int32_t(tensor_names.size()));
+    tensor_names.push_back(p.name);
+  }
   AdamW adam(cfg.optim, model.params(), model.num_params());
 
   const int B = cfg.train.batch_size, T = cfg.model.seq_len;
@@ -93,17 +109,19 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
   state.seed = cfg.train.seed;
 
   std::optional<RunWriter> writer;
+  std::vector<ManifestEntry> carried_uses;  // GEMM uses before this session (from the checkpoint)
   if (opt.resume && std::filesystem::exists(ckpt_path) && std::filesystem::exists(run_path)) {
     state = load_checkpoint(ckpt_path, model, &adam);
+    carried_uses = parse_manifest(state.gemm_uses);
     writer.emplace(RunWriter::reopen(run_path, state.step));
   } else {
     RunMeta meta;
     meta.config_yaml = state.config_yaml;
     meta.cell_id = cell_id;
-    meta.tensor_names = model.linear_names();
+    meta.tensor_names = tensor_names;
     meta.n_params = model.num_params();
     meta.entropy_rate = data.entropy_rate;
-    meta.recipe_manifest = recipe_manifest(model);
+    meta.coverage = RecipeCoverage{}.summary();
     meta.fingerprint = numerics_fingerprint(cfg.recipe);
     std::filesystem::remove(ckpt_path);
     writer.emplace(RunWriter::create(run_path, meta));
@@ -111,14 +129,34 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
 
   std::vector<int32_t> batch(static_cast<size_t>(B) * (T + 1));
   std::vector<QuantStatRecord> quant;
+  std::vector<GnrRecord> gnr;
   std::vector<TensorNorms> norms;
   std::vector<LayerNormRecord> layer_records;
   const auto t_start = std::chrono::steady_clock::now();
   int64_t tokens_this_session = 0;
 
+  auto write_manifest = [&] {
+    const auto entries = manifest_entries(model, carried_uses);
+    const RecipeCoverage coverage = recipe_coverage(entries, model.linear_names());
+    writer->set_manifest(manifest_yaml(entries, coverage), coverage.summary());
+    return entries;
+  };
   auto checkpoint = [&] {
+    state.gemm_uses = serialize_manifest(write_manifest());
     save_checkpoint(ckpt_path, state, model, &adam);
     writer->flush();
+  };
+  // The sentinel fired: dump the tensor, end the run as failed (never done, never diverged).
+  auto fail_nonfinite = [&](const NonfiniteError& e, int64_t step, const std::string& phase, int64_t completed) {
+    const SentinelRecord s = sentinel_record(e.finding, model, linear_param, step, phase);
+    writer->set_sentinel(s);
+    write_manifest();
+    writer->set_status(RunStatus::failed, completed, s.summary());
+    std::filesystem::remove(ckpt_path);
+    result.status = RunStatus::failed;
+    result.nonfinite = true;
+    result.message = s.summary();
+    return result;
   };
 
   for (int64_t step = state.step + 1; step <= total_steps; ++step) {
@@ -128,10 +166,16 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
     const bool telemetry = cfg.train.telemetry_interval > 0 &&
                            (step == 1 || step % cfg.train.telemetry_interval == 0);
     quant.clear();
+    gnr.clear();
     tel.quant_stats = telemetry;
     tel.quant = &quant;
-    const double loss =
-        model.forward_backward(batch.data(), B, T, cfg.train.seed, step, state.tokens, &tel);
+    tel.gnr = &gnr;
+    double loss = 0;
+    try {
+      loss = model.forward_backward(batch.data(), B, T, cfg.train.seed, step, state.tokens, &tel);
+    } catch (const NonfiniteError& e) {
+      return fail_nonfinite(e, step, "train", step - 1);
+    }
     const int64_t tokens_after = state.tokens + tokens_per_step;
     const double lr = learning_rate(cfg.optim, cfg.train.tokens, tokens_after);
     const bool finite = std::isfinite(loss);
@@ -144,8 +188,12 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
     if (step == 1) state.initial_loss = loss;
     writer->add_step({step, tokens_after, loss, lr, grad_norm, secs});
     if (!quant.empty()) {
-      for (auto& q : quant) q.step = step;
+      for (auto& q : quant) q.step = step, q.tensor = linear_param[size_t(q.tensor)];
       writer->add_quant_stats(quant);
+    }
+    if (!gnr.empty()) {
+      for (auto& g : gnr) g.step = step, g.tensor = linear_param[size_t(g.tensor)];
+      writer->add_gnr(gnr);
     }
     if (finite) {
       layer_records.clear();
@@ -163,15 +211,21 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
       std::ostringstream msg;
       msg << (finite ? "loss exploded: " : "non-finite loss: ") << loss << " at step " << step
           << " (initial " << state.initial_loss << ")";
-      writer->set_manifest(recipe_manifest(model));
+      write_manifest();
       writer->set_status(RunStatus::diverged, step, msg.str());
       std::filesystem::remove(ckpt_path);
       result.status = RunStatus::diverged;
       result.message = msg.str();
       return result;
     }
-    if (step % val_every == 0 || step == total_steps)
-      writer->add_val({step, tokens_after, validation_loss(model, data, cfg, tokens_after)});
+    if (step % val_every == 0 || step == total_steps) {
+      try {
+        writer->add_val({step, tokens_after, validation_loss(model, data, cfg, tokens_after)});
+      } catch (const NonfiniteError& e) {
+        return fail_nonfinite(e, step, "validation", step);
+      }
+    }
+    if (step == 1) write_manifest();  // coverage visible from the first step on
 
     tokens_this_session += tokens_per_step;
     if (opt.on_progress) {
@@ -189,8 +243,8 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
     }
   }
   // The final weights stay next to the finished run file (fp4lab eval); the resume checkpoint goes.
+  state.gemm_uses = serialize_manifest(write_manifest());
   save_checkpoint(final_checkpoint_path_for(run_path), state, model, &adam);
-  writer->set_manifest(recipe_manifest(model));
   writer->set_status(RunStatus::done, state.step);
   std::filesystem::remove(ckpt_path);
   result.status = RunStatus::done;
@@ -202,7 +256,7 @@ double evaluate_checkpoint(const std::string& ckpt, const std::string& text_path
   ConfigBuilder b;
   b.add_tree(parse_yaml_string(s.config_yaml, ckpt + ":config"));
   Config cfg = b.build();
-  Model model(cfg.model, cfg.recipe);
+  Model model(cfg.model, run_recipe(cfg));
   load_checkpoint(ckpt, model, nullptr);
   std::ifstream in(text_path, std::ios::binary);
   if (!in) throw ConfigError(SourceLoc{text_path, 0, 0}, "--text", "cannot open file");

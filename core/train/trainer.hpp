@@ -1,13 +1,16 @@
 // The training loop: builds the model and data from a resolved Config, trains for the token
 // budget, writes the run file (every step) and checkpoints, resumes from a checkpoint bit for bit,
-// and marks non-finite or exploding runs diverged. Not the grid scheduler (experiments/grid).
+// ends a run failed when the non-finite sentinel fires (with the tensor dumped to the run file),
+// and marks exploding runs diverged. Not the grid scheduler (experiments/grid).
 #pragma once
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "core/config/config.hpp"
+#include "core/model/model.hpp"
 #include "core/train/run_file.hpp"
 
 namespace fp4lab {
@@ -24,6 +27,7 @@ struct TrainOptions {
   int threads = 0;              // OpenMP threads (0: leave as is)
   const std::atomic<bool>* stop = nullptr;  // set (e.g. by SIGINT) to checkpoint and return early
   int64_t stop_after_step = -1;             // testing: stop (as if interrupted) after this step
+  std::optional<NonfiniteProbe> nonfinite_probe;  // testing: NaN into one operand (the sentinel's test)
   std::function<void(const TrainProgress&)> on_progress;  // called after every step
 };
 
@@ -32,6 +36,7 @@ struct TrainResult {
   int64_t step = 0, tokens = 0;
   double last_loss = 0;
   bool skipped = false;  // the run file was already finished
+  bool nonfinite = false;  // failed because the non-finite sentinel fired (sentinel/ in the run file)
   std::string message;
 };
 
