@@ -1,8 +1,7 @@
-// Diagnostics end to end on the tiny model: recipes that quantize nothing are refused, the recipe
-// manifest's coverage matches the model's GEMM operand count (and survives a resume), the
-// non-finite sentinel locates an injected NaN exactly and fails the run, flush-to-zero counts -0,
-// telemetry and GNR records are complete, the fingerprint is thread-count stable and format
-// sensitive, and precision schedules switch at exactly the stated token, also across a resume.
+// Diagnostics on the tiny model: recipes quantizing nothing are refused; coverage matches the GEMM
+// operand count and survives a resume; the sentinel locates an injected NaN exactly; flushes count
+// -0; telemetry and GNR records are complete; the fingerprint is thread-stable and format-sensitive;
+// precision schedules switch at exactly the stated token, also across a resume.
 #include <gtest/gtest.h>
 #include <omp.h>
 #include <sys/wait.h>
