@@ -276,6 +276,7 @@ std::vector<QuantSeries> quant_series(const std::vector<const RunData*>& runs, c
   // key = role*2 + operand; per key: step -> sums over tensors and seeds.
   struct Acc {
     double n = 0, sqnr = 0, flushed = 0, saturated = 0;
+    double n_nv = 0, nv = 0, n_mx = 0, mx = 0;  // what-ifs (NaN: not applicable, or an older file)
   };
   std::map<int, std::map<int64_t, Acc>> acc;
   std::map<int64_t, std::pair<double, int>> step_tokens;  // step -> (sum over runs, runs)
@@ -295,6 +296,8 @@ std::vector<QuantSeries> quant_series(const std::vector<const RunData*>& runs, c
       a.sqnr += q.sqnr_db;
       a.flushed += q.frac_flushed;
       a.saturated += q.frac_saturated;
+      if (std::isfinite(q.whatif_nvfp4_sqnr_db)) a.n_nv += 1, a.nv += q.whatif_nvfp4_sqnr_db;
+      if (std::isfinite(q.whatif_mxfp4_sqnr_db)) a.n_mx += 1, a.mx += q.whatif_mxfp4_sqnr_db;
     }
   }
   std::vector<QuantSeries> out;
@@ -310,10 +313,87 @@ std::vector<QuantSeries> quant_series(const std::vector<const RunData*>& runs, c
       s.sqnr_db.push_back(a.sqnr / a.n);
       s.frac_flushed.push_back(a.flushed / a.n);
       s.frac_saturated.push_back(a.saturated / a.n);
+      s.whatif_nvfp4_sqnr_db.push_back(a.n_nv > 0 ? a.nv / a.n_nv : kNaN);
+      s.whatif_mxfp4_sqnr_db.push_back(a.n_mx > 0 ? a.mx / a.n_mx : kNaN);
     }
     out.push_back(std::move(s));
   }
   return out;
+}
+
+// One run's gradient-to-noise ratios at its last telemetry step with any.
+struct RunGnr {
+  int64_t step = -1;
+  int n_layers = 0, n_below = 0;
+  double min_gnr = kNaN, median_gnr = kNaN;
+  std::string lowest_layer;
+};
+
+RunGnr last_gnr(const RunData& run) {
+  RunGnr g;
+  for (const auto& r : run.gnr) g.step = std::max(g.step, r.step);
+  std::vector<std::pair<double, int32_t>> values;
+  for (const auto& r : run.gnr)
+    if (r.step == g.step && !std::isnan(r.gnr)) values.emplace_back(r.gnr, r.tensor);
+  if (values.empty()) return g;
+  std::sort(values.begin(), values.end());
+  g.n_layers = int(values.size());
+  g.min_gnr = values.front().first;
+  const size_t mid = values.size() / 2;
+  g.median_gnr = values.size() % 2 ? values[mid].first : 0.5 * (values[mid - 1].first + values[mid].first);
+  for (const auto& [v, t] : values) g.n_below += v < kGnrThreshold;
+  const int32_t t = values.front().second;
+  g.lowest_layer = t >= 0 && size_t(t) < run.meta.tensor_names.size() ? run.meta.tensor_names[size_t(t)]
+                                                                      : "#" + std::to_string(t);
+  return g;
+}
+
+bool is_switch_key(const std::string& key) { return key.rfind("recipe.switch_", 0) == 0; }
+
+// A group's resolved config without seed and precision-switch keys (from its first readable run),
+// and whether its recipe switches precision.
+std::map<std::string, std::string> config_without_switch(const GridRuns& runs, const GroupResult& g, bool& has_switch) {
+  for (int ci : g.cells) {
+    if (!runs.cells[size_t(ci)].run) continue;
+    std::map<std::string, std::string> flat = flat_config(*runs.cells[size_t(ci)].run);
+    if (flat.empty()) continue;
+    const auto at = flat.find("recipe.switch_at");
+    has_switch = at != flat.end() && at->second != "never";
+    for (auto it = flat.begin(); it != flat.end();)
+      it = is_switch_key(it->first) || is_seed_key(it->first) ? flat.erase(it) : std::next(it);
+    return flat;
+  }
+  has_switch = false;
+  return {};
+}
+
+// Pairs each switching config with its unswitched twin and computes the recovered fraction.
+void switch_analysis(const GridRuns& runs, AnalysisReport& rep) {
+  std::vector<std::map<std::string, std::string>> configs;
+  for (auto& g : rep.groups) configs.push_back(config_without_switch(runs, g, g.has_switch));
+  for (auto& g : rep.groups) {
+    if (!g.has_switch) continue;
+    for (const auto& u : rep.groups)
+      if (!u.has_switch && !configs[size_t(u.index)].empty() && configs[size_t(u.index)] == configs[size_t(g.index)]) {
+        g.switch_reference = u.index;
+        break;
+      }
+    if (g.switch_reference < 0) {
+      g.note += "precision switch: no config in this grid equals it without the switch; ";
+      continue;
+    }
+    const GroupResult& u = rep.groups[size_t(g.switch_reference)];
+    if (u.final_gap.mean > 0) g.recovered_fraction = 1 - g.final_gap.mean / u.final_gap.mean;
+    else if (std::isfinite(u.final_gap.mean)) g.note += "precision switch: the unswitched config has no gap to recover; ";
+    std::vector<double> per_seed;
+    for (int ci : g.cells)
+      for (int ui : u.cells) {
+        const CellResult &c = rep.cells[size_t(ci)], &cu = rep.cells[size_t(ui)];
+        if (c.seed == cu.seed && std::isfinite(c.final_gap) && cu.final_gap > 0)
+          per_seed.push_back(1 - c.final_gap / cu.final_gap);
+      }
+    g.recovered_fraction_seeds = seed_stats(per_seed, rep.settings.confidence);
+  }
 }
 
 int agreement(const std::map<std::string, std::string>& a, const std::map<std::string, std::string>& b) {
@@ -512,6 +592,7 @@ AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides) 
       c.final_loss_kind = std::isfinite(c.final_val_loss) ? "val" : "train_ema";
       c.final_loss = std::isfinite(c.final_val_loss) ? c.final_val_loss : c.final_train_ema;
       c.entropy_rate = run.meta.entropy_rate;
+      c.coverage = run.meta.coverage;
       if (c.entropy_rate >= 0) c.entropy_gap = c.final_loss - c.entropy_rate;
       c.included = (run.status == RunStatus::done || run.status == RunStatus::running) && !cv.steps.empty() &&
                    std::isfinite(c.final_train_ema);
@@ -623,14 +704,18 @@ AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides) 
     std::vector<const RunData*> quant_runs;
     std::vector<const Curves*> quant_curves;
     std::map<std::string, int> excluded;
+    std::vector<RunGnr> gnrs;
     g.n_cells = static_cast<int>(g.cells.size());
     for (int ci : g.cells) {
       const CellResult& c = rep.cells[ci];
+      if (!c.coverage.empty() && g.coverage.find(c.coverage) == std::string::npos)
+        g.coverage += (g.coverage.empty() ? "" : " | ") + c.coverage;
       if (!c.included) {
         ++excluded[c.state];
         continue;
       }
       ++g.n_included;
+      if (const RunGnr rg = last_gnr(*runs.cells[ci].run); rg.n_layers > 0) gnrs.push_back(rg);
       fin_loss.push_back(c.final_loss);
       target.push_back(c.target);
       ent.push_back(c.entropy_gap);
@@ -703,13 +788,30 @@ AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides) 
     g.quant = quant_series(quant_runs, quant_curves);
     for (const auto& q : g.quant) {
       if (q.step.empty()) continue;
-      rep.quant_summary.push_back(
-          QuantSummary{g.index, q.label, q.step.back(), q.sqnr_db.back(), q.frac_flushed.back(), q.frac_saturated.back()});
+      rep.quant_summary.push_back(QuantSummary{g.index, q.label, q.step.back(), q.sqnr_db.back(), q.frac_flushed.back(),
+                                               q.frac_saturated.back(), q.whatif_nvfp4_sqnr_db.back(),
+                                               q.whatif_mxfp4_sqnr_db.back()});
+    }
+    if (!gnrs.empty()) {
+      GnrSummary s;
+      s.group = g.index;
+      s.min_gnr = s.median_gnr = s.n_below = 0;
+      double lowest = INFINITY;
+      for (const RunGnr& rg : gnrs) {
+        s.step = std::max(s.step, rg.step);
+        s.n_layers = std::max(s.n_layers, rg.n_layers);
+        s.min_gnr += rg.min_gnr / double(gnrs.size());
+        s.median_gnr += rg.median_gnr / double(gnrs.size());
+        s.n_below += double(rg.n_below) / double(gnrs.size());
+        if (rg.min_gnr < lowest) lowest = rg.min_gnr, s.lowest_layer = rg.lowest_layer;
+      }
+      rep.gnr_summary.push_back(s);
     }
   }
   if (single_seed) rep.notes.push_back("a config group has a single seed: no confidence interval for it");
 
   budget_analysis(rep);
+  switch_analysis(runs, rep);
 
   // Problem cells, so that nobody misses them.
   int problems = 0;

@@ -1,6 +1,7 @@
 // The numbers papers report, computed from a grid's run files: debiased-EMA smoothing,
 // tokens-to-target-loss (single- and multi-budget forms), converged-regime paired loss gaps,
-// final-loss gaps, gaps to the corpus entropy, and Student-t confidence intervals over seeds.
+// final-loss gaps, gaps to the corpus entropy, Student-t confidence intervals over seeds, and the
+// diagnostics: recipe coverage, gradient-to-noise ratios and what a late precision switch recovers.
 // Definitions follow spec/published-results.md §10 and are restated in results/SCHEMA.md.
 // No file formats or plotting here (report.hpp, plot.hpp).
 #pragma once
@@ -107,6 +108,7 @@ struct CellResult {
   PairedGap converged;
   double final_gap = kNaN, final_rel_pct = kNaN;
   std::string final_gap_kind;  // "val" | "train_ema": both runs' final losses of this kind
+  std::string coverage;        // the run file's coverage line (which layers ran quantized, in what)
   std::string note;
 };
 
@@ -120,7 +122,7 @@ struct QuantSeries {  // one GEMM operand, averaged over tensors (and seeds) per
   Operand operand = Operand::a;
   std::string label;  // "fprop x"
   std::vector<int64_t> step;
-  std::vector<double> tokens, sqnr_db, frac_flushed, frac_saturated;
+  std::vector<double> tokens, sqnr_db, frac_flushed, frac_saturated, whatif_nvfp4_sqnr_db, whatif_mxfp4_sqnr_db;
 };
 
 struct GroupResult {
@@ -141,6 +143,15 @@ struct GroupResult {
   SeedStats entropy_gap;
   int64_t window_step_lo = 0, window_step_hi = 0;
   double window_tokens_lo = kNaN, window_tokens_hi = kNaN;
+  std::string coverage;  // the cells' coverage lines (distinct ones joined by " | ")
+  // Precision switch: a config whose recipe.switch_at is not `never` is compared with the same
+  // config without the switch (equal resolved configs once seeds and the recipe.switch_* keys are
+  // set aside): recovered = 1 − gap_switch / gap_unswitched of the final-loss gaps (seed means);
+  // per seed too, over the seeds both have. Undefined when the unswitched gap is not positive.
+  bool has_switch = false;
+  int switch_reference = -1;  // index into groups of the unswitched config, -1 if none
+  double recovered_fraction = kNaN;
+  SeedStats recovered_fraction_seeds;
   std::string note;
   // Curves for the plots (not in the JSON): smoothed train loss, smoothed difference to the
   // reference, validation loss, quantization statistics.
@@ -170,6 +181,19 @@ struct QuantSummary {  // per group and GEMM operand, at the last telemetry step
   std::string label;  // "fprop x"
   int64_t step = 0;
   double sqnr_db = kNaN, frac_flushed = kNaN, frac_saturated = kNaN;
+  double whatif_nvfp4_sqnr_db = kNaN, whatif_mxfp4_sqnr_db = kNaN;
+};
+
+// Gradient-to-noise ratio of the weight gradients (run files' gnr/, Chmiel et al.) per group at each
+// cell's last telemetry step, over its linear layers, averaged over the group's seeds. Below
+// kGnrThreshold (√3) SGD progress stalls: such layers want higher-precision gradients.
+struct GnrSummary {
+  int group = -1;
+  int64_t step = 0;     // the latest of the cells' last telemetry steps
+  int n_layers = 0;     // layers per run
+  double min_gnr = kNaN, median_gnr = kNaN;
+  double n_below = kNaN;      // layers below √3 (mean over seeds)
+  std::string lowest_layer;   // the layer with the lowest GNR in the run where it is lowest
 };
 
 struct AnalysisReport {
@@ -183,6 +207,7 @@ struct AnalysisReport {
   std::vector<GroupResult> groups;
   std::vector<BudgetFamily> budget_families;
   std::vector<QuantSummary> quant_summary;
+  std::vector<GnrSummary> gnr_summary;
   std::vector<std::string> notes;
 };
 

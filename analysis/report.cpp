@@ -154,6 +154,9 @@ std::string pct(double fraction_or_pct, int digits, bool is_fraction) {
   return fixed(is_fraction ? fraction_or_pct * 100 : fraction_or_pct, digits, true) + "%";
 }
 
+// A GNR: +Inf when the quantized gradient equals the fp32 one (no quantization in wgrad).
+std::string gnr_text(double x) { return x == INFINITY ? "∞" : fixed(x, 2); }
+
 // 4 significant digits with a k/M/G/T suffix: "12.35M".
 std::string tokens_text(double t) {
   if (!std::isfinite(t)) return "—";
@@ -315,6 +318,10 @@ std::string to_json(const AnalysisReport& r) {
     stats(j, "token_gap", g.token_gap, conf);
     j.value("token_gap_censored", g.token_gap_censored).value("n_censored", g.n_censored);
     stats(j, "entropy_gap", g.entropy_gap, conf);
+    j.value("coverage", g.coverage).value("has_switch", g.has_switch);
+    j.value("switch_reference", g.switch_reference >= 0 ? r.groups[g.switch_reference].label : std::string());
+    j.value("recovered_fraction", g.recovered_fraction);
+    stats(j, "recovered_fraction_seeds", g.recovered_fraction_seeds, conf);
     j.value("note", g.note);
     j.end_object();
   }
@@ -348,6 +355,7 @@ std::string to_json(const AnalysisReport& r) {
         .value("mean_rel_pct", c.converged.mean_rel_pct)
         .end_object();
     j.value("final_gap", c.final_gap).value("final_rel_pct", c.final_rel_pct).value("final_gap_kind", c.final_gap_kind);
+    j.value("coverage", c.coverage);
     j.value("note", c.note);
     j.end_object();
   }
@@ -389,6 +397,22 @@ std::string to_json(const AnalysisReport& r) {
         .value("sqnr_db", q.sqnr_db)
         .value("frac_flushed", q.frac_flushed)
         .value("frac_saturated", q.frac_saturated)
+        .value("whatif_nvfp4_sqnr_db", q.whatif_nvfp4_sqnr_db)
+        .value("whatif_mxfp4_sqnr_db", q.whatif_mxfp4_sqnr_db)
+        .end_object();
+  }
+  j.end_array();
+  j.begin_array("gnr");
+  for (const auto& g : r.gnr_summary) {
+    j.begin_object()
+        .value("group", r.groups[g.group].label)
+        .value("step", g.step)
+        .value("n_layers", g.n_layers)
+        .value("min_gnr", g.min_gnr)
+        .value("median_gnr", g.median_gnr)
+        .value("n_below_threshold", g.n_below)
+        .value("threshold", kGnrThreshold)
+        .value("lowest_layer", g.lowest_layer)
         .end_object();
   }
   j.end_array();
@@ -533,12 +557,53 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
     md << "\n";
   }
 
+  md << "## Coverage\n\n";
+  md << "Which linear layers actually ran quantized (a layer counts when a GEMM operand ran in an 8- or 4-bit "
+        "format), from each run's recipe manifest.\n\n";
+  md << header_row({"config", "coverage"});
+  for (const auto& g : r.groups) md << row({group_name(r, g.index), g.coverage.empty() ? "—" : g.coverage});
+  md << "\n";
+
+  bool any_switch = false;
+  for (const auto& g : r.groups) any_switch = any_switch || g.has_switch;
+  if (any_switch) {
+    md << "## Precision switch\n\n";
+    md << "How much of the final-loss gap a precision switch recovers: 1 − gap_switch / gap_unswitched, the "
+          "unswitched config being the same config without the switch (seed means; per-seed " << conf << " CI).\n\n";
+    md << header_row({"config", "unswitched config", "final gap (switch)", "final gap (unswitched)", "recovered",
+                      "per-seed " + conf + " CI"});
+    for (const auto& g : r.groups) {
+      if (!g.has_switch) continue;
+      const GroupResult* u = g.switch_reference >= 0 ? &r.groups[g.switch_reference] : nullptr;
+      md << row({group_name(r, g.index), u ? group_name(r, u->index) : "—", fixed(g.final_gap.mean, 4, true),
+                 u ? fixed(u->final_gap.mean, 4, true) : "—", pct(g.recovered_fraction, 1, true),
+                 ci_text(g.recovered_fraction_seeds, 1, 100, "%")});
+    }
+    md << "\n";
+  }
+
   if (!r.quant_summary.empty()) {
     md << "## Quantization statistics (last telemetry step; mean over tensors and seeds)\n\n";
-    md << header_row({"config", "GEMM operand", "step", "SQNR (dB)", "flushed to zero", "saturated"});
+    md << "What-if columns: the SQNR the same operands would have as plain nvfp4 (16, e4m3) and plain mxfp4 "
+          "(32, ue8m0), 1D, round to nearest.\n\n";
+    md << header_row({"config", "GEMM operand", "step", "SQNR (dB)", "flushed to zero", "saturated",
+                      "as nvfp4 (dB)", "as mxfp4 (dB)"});
     for (const auto& q : r.quant_summary)
       md << row({group_name(r, q.group), q.label, std::to_string(q.step), fixed(q.sqnr_db, 2),
-                 fixed(q.frac_flushed * 100, 3) + "%", fixed(q.frac_saturated * 100, 4) + "%"});
+                 fixed(q.frac_flushed * 100, 3) + "%", fixed(q.frac_saturated * 100, 4) + "%",
+                 fixed(q.whatif_nvfp4_sqnr_db, 2), fixed(q.whatif_mxfp4_sqnr_db, 2)});
+    md << "\n";
+  }
+
+  if (!r.gnr_summary.empty()) {
+    md << "## Gradient-to-noise ratio of the weight gradients (last telemetry step)\n\n";
+    md << "GNR = ‖dW‖ / (σ_q·√d), dW from fp32 wgrad operands, σ_q the rms of the quantized wgrad's error "
+          "(Chmiel et al.). Below √3 ≈ 1.732 progress stalls: switch that layer's gradients to higher precision. "
+          "Min, median and layers below √3 per run, averaged over seeds.\n\n";
+    md << header_row({"config", "step", "layers", "min GNR", "median GNR", "layers < √3", "lowest layer"});
+    for (const auto& g : r.gnr_summary)
+      md << row({group_name(r, g.group), std::to_string(g.step), std::to_string(g.n_layers), gnr_text(g.min_gnr),
+                 gnr_text(g.median_gnr), fixed(g.n_below, 1), g.lowest_layer});
     md << "\n";
   }
 
@@ -581,7 +646,9 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
         "config − baseline.\n"
      << "- **Seeds**: per-seed values are averaged; CI = mean ± t_{(1+c)/2, n−1}·sd/√n (Student t, Boost.Math); "
         "no CI with one seed.\n"
-     << "- **Gap to entropy**: final loss − the synthetic corpus's entropy rate (when the run records it).\n";
+     << "- **Gap to entropy**: final loss − the synthetic corpus's entropy rate (when the run records it).\n"
+     << "- **Recovered fraction** (precision switch): 1 − gap_switch / gap_unswitched of the final-loss gaps.\n"
+     << "- **GNR**: ‖∇W‖/(σ_q·√d) of each layer's weight gradient; √3 is the stalling threshold.\n";
   return md.str();
 }
 
@@ -598,7 +665,7 @@ std::string to_csv(const AnalysisReport& r) {
       "conv_gap", "conv_gap_ci_low", "conv_gap_ci_high", "conv_step_sd", "conv_rel_pct", "conv_rel_pct_ci_low",
       "conv_rel_pct_ci_high", "window_step_lo", "window_step_hi", "window_tokens_lo", "window_tokens_hi", "target",
       "tokens_to_target", "baseline_tokens_to_target", "token_gap", "token_gap_censored", "token_gap_ci_low",
-      "token_gap_ci_high", "entropy_gap", "note"};
+      "token_gap_ci_high", "entropy_gap", "recovered_fraction", "coverage", "note"};
   for (size_t i = 0; i < cols.size(); ++i) os << (i ? "," : "") << cols[i];
   for (const auto& k : keys) os << "," << csv_field("vary." + k);
   os << "\n";
@@ -620,7 +687,8 @@ std::string to_csv(const AnalysisReport& r) {
           g.window_step_hi ? std::to_string(g.window_step_hi) : "", csv_num(g.window_tokens_lo),
           csv_num(g.window_tokens_hi), csv_num(g.target.mean), csv_num(g.tokens_to_target.mean), "",
           csv_num(g.token_gap.mean), g.token_gap_censored ? "1" : "0", csv_num(g.token_gap.ci_low),
-          csv_num(g.token_gap.ci_high), csv_num(g.entropy_gap.mean), g.note},
+          csv_num(g.token_gap.ci_high), csv_num(g.entropy_gap.mean), csv_num(g.recovered_fraction), g.coverage,
+          g.note},
          g.vary);
   }
   for (const auto& c : r.cells) {
@@ -632,7 +700,7 @@ std::string to_csv(const AnalysisReport& r) {
           p.n_steps ? std::to_string(p.step_lo) : "", p.n_steps ? std::to_string(p.step_hi) : "", csv_num(p.tokens_lo),
           csv_num(p.tokens_hi), csv_num(c.target), c.crossing.reached ? csv_num(c.crossing.tokens) : "",
           c.ref_crossing.reached ? csv_num(c.ref_crossing.tokens) : "", csv_num(c.token_gap),
-          c.token_gap_censored ? "1" : "0", "", "", csv_num(c.entropy_gap),
+          c.token_gap_censored ? "1" : "0", "", "", csv_num(c.entropy_gap), "", c.coverage,
           c.message.empty() ? c.note : c.message + (c.note.empty() ? "" : "; " + c.note)},
          c.vary);
   }

@@ -372,6 +372,20 @@ void read_into(CellRun& c, bool with_telemetry) {
   }
 }
 
+}  // namespace
+
+std::map<std::string, std::string> flat_config(const RunData& run) {
+  std::map<std::string, std::string> flat;
+  try {
+    flatten(parse_yaml_string(run.meta.config_yaml, run.path + " (config attribute)"), "", flat);
+  } catch (const std::exception&) {
+    flat.clear();
+  }
+  return flat;
+}
+
+namespace {
+
 // No manifest: every run file is a cell; the varying keys are the flattened config keys whose
 // values differ between files.
 void derive_cells(GridRuns& g, bool with_telemetry) {

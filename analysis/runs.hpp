@@ -128,6 +128,10 @@ struct GridRuns {
   std::vector<std::string> notes;    // things the analysis should tell the reader
 };
 
+// A run's resolved config (the run file's `config` attribute) as dotted key -> value text; empty
+// when the attribute is missing or not YAML.
+std::map<std::string, std::string> flat_config(const RunData& run);
+
 // Every "*.h5" in `dir` that is not a checkpoint ("*.ckpt.h5") or a temporary file, sorted.
 std::vector<std::string> list_run_files(const std::string& dir);
 

@@ -113,6 +113,7 @@ class SummaryReporter : public benchmark::ConsoleReporter {
       if (median) medians_ = true;
       if (!median && medians_) continue;
       const auto ratio = run.counters.find("x_copy");
+      if (ratio == run.counters.end() && run.run_name.function_name != "copy") continue;  // not a quantizer
       rows_[run.run_name.function_name] = {run.GetAdjustedRealTime(),
                                            ratio == run.counters.end() ? 1.0 : ratio->second.value};
     }

@@ -186,7 +186,9 @@ struct RunSpec {
   double val_offset = 0.1;
   double final_val = NAN;    // overrides the last validation loss
   bool quant = true;
+  bool gnr = false;  // gnr/ records with the quant records: tensor 0 at 1.0 (below √3), tensor 1 at 5.0
   std::string config = "model: tiny\n";
+  std::string coverage;
   std::string message;
 };
 
@@ -203,6 +205,7 @@ void write_run(const fs::path& dir, const RunSpec& spec) {
   meta.config_yaml = spec.config;
   meta.tensor_names = {"layers.0.mlp.up_proj", "layers.0.mlp.down_proj"};
   meta.entropy_rate = 3.0;
+  meta.coverage = spec.coverage;
   auto w = RunWriter::create((dir / (spec.id + ".h5")).string(), meta);
   for (int s = 1; s <= spec.steps; ++s) {
     const int64_t tokens = spec.tokens_per_step * s;
@@ -222,6 +225,7 @@ void write_run(const fs::path& dir, const RunSpec& spec) {
             q.push_back(QuantStatRecord{s, t, static_cast<GemmRole>(r), static_cast<Operand>(o), 4.0f, 0.01f, 0.0f,
                                         static_cast<float>(18 + r + t + 0.01 * s), 0.1f, 2.0f, 0.3f});
       w.add_quant_stats(q);
+      if (spec.gnr) w.add_gnr({GnrRecord{s, 0, 0.5f, 0.01f, 1.0f}, GnrRecord{s, 1, 2.0f, 0.01f, 5.0f}});
     }
   }
   if (spec.status != RunStatus::running)
@@ -619,6 +623,78 @@ std::string markdown_row(const std::string& md, const std::string& first_cell) {
   const size_t p = md.find("| " + first_cell + " |");
   if (p == std::string::npos) return "";
   return md.substr(p, md.find('\n', p) - p);
+}
+
+// A late precision switch is compared with the same config without it (matched on the resolved
+// config, not on the vary labels); coverage lines and GNR summaries reach the report.
+TEST_F(AnalysisTest, PrecisionSwitchRecoveredFractionCoverageAndGnr) {
+  GridManifest m;
+  m.baseline = {{"precision", "bf16"}};
+  const std::string never = "  switch_at: never\n  switch_fraction: 0\n";
+  const std::string at80 = "  switch_at: fraction\n  switch_fraction: 0.8\n";
+  struct Variant {
+    std::string name, recipe, schedule;
+    double shift;
+  };
+  const Variant variants[] = {{"bf16", "bf16", never, 0.0},
+                              {"nvfp4", "nvfp4", never, 0.05},
+                              {"nvfp4_switch80", "nvfp4", at80, 0.01}};
+  int index = 0;
+  for (int seed = 1; seed <= 2; ++seed)
+    for (const Variant& v : variants) {
+      RunSpec s = spec(v.name + std::to_string(seed), v.shift + (v.shift > 0 ? 0.001 * seed : 0.0));
+      s.config = "recipe:\n  name: " + v.recipe + "\n" + v.schedule + "train:\n  seed: " + std::to_string(seed) + "\n";
+      s.coverage = v.recipe == "bf16" ? "0/14 linear layers quantized (0/84 GEMM operands): bf16 rne"
+                                      : "14/14 linear layers quantized (84/84 GEMM operands): fp4_e2m1/16 e4m3 1d rne";
+      s.gnr = v.recipe != "bf16";
+      write_run(dir_, s);
+      CellInfo c;
+      c.index = index++;
+      c.id = s.id;
+      c.seed = seed;
+      c.vary = {{"precision", v.name}, {"train.seed", std::to_string(seed)}};
+      m.cells.push_back(c);
+    }
+  write_grid_manifest(dir_.string(), m);
+  const AnalysisReport r = analyze_dir(dir_.string(), exact_settings());
+  const GroupResult& plain = group(r, "precision=nvfp4");
+  const GroupResult& sw = group(r, "precision=nvfp4_switch80");
+  EXPECT_FALSE(plain.has_switch);
+  EXPECT_TRUE(sw.has_switch);
+  EXPECT_EQ(sw.switch_reference, plain.index);
+  EXPECT_EQ(group(r, "precision=bf16").switch_reference, -1);
+  // Gaps: switch 0.011 / 0.012, unswitched 0.051 / 0.052 (seeds 1, 2).
+  EXPECT_NEAR(sw.recovered_fraction, 1 - 0.0115 / 0.0515, 1e-9);
+  ASSERT_EQ(sw.recovered_fraction_seeds.n, 2);
+  EXPECT_NEAR(sw.recovered_fraction_seeds.mean, 1 - 0.5 * (0.011 / 0.051 + 0.012 / 0.052), 1e-9);
+  EXPECT_EQ(plain.coverage.rfind("14/14 linear layers quantized", 0), 0u) << plain.coverage;
+  EXPECT_EQ(cell(r, "bf161").coverage.rfind("0/14", 0), 0u);
+
+  ASSERT_EQ(r.gnr_summary.size(), 2u);  // the two nvfp4 configs
+  for (const auto& g : r.gnr_summary) {
+    EXPECT_EQ(g.step, 200);
+    EXPECT_EQ(g.n_layers, 2);
+    EXPECT_EQ(g.min_gnr, 1.0);
+    EXPECT_EQ(g.median_gnr, 3.0);
+    EXPECT_EQ(g.n_below, 1.0);
+    EXPECT_EQ(g.lowest_layer, "layers.0.mlp.up_proj");
+  }
+
+  const std::string md = to_markdown(r), json = to_json(r), csv = to_csv(r);
+  EXPECT_NE(md.find("## Precision switch"), std::string::npos);
+  char recovered[32];
+  std::snprintf(recovered, sizeof recovered, "%+.1f%%", sw.recovered_fraction * 100);
+  EXPECT_NE(markdown_row(md.substr(md.find("## Precision switch")), "precision=nvfp4_switch80").find(recovered),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("## Coverage"), std::string::npos);
+  EXPECT_NE(md.find("√3"), std::string::npos);
+  EXPECT_NE(md.find("| precision=nvfp4 | 200 | 2 | 1.00 | 3.00 | 1.0 | layers.0.mlp.up_proj |"), std::string::npos) << md;
+  EXPECT_EQ(json_number_after(json, "\"label\": \"precision=nvfp4_switch80\"", "recovered_fraction"),
+            sw.recovered_fraction);
+  EXPECT_NE(json.find("\"switch_reference\": \"precision=nvfp4\""), std::string::npos);
+  EXPECT_NE(json.find("\"n_below_threshold\": 1"), std::string::npos);
+  EXPECT_NE(csv.find(",recovered_fraction,coverage,note"), std::string::npos);
 }
 
 TEST_F(AnalysisTest, JsonMarkdownAndCsvAgree) {

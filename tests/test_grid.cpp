@@ -284,7 +284,7 @@ TEST(GridErrors, ImpossibleCellNamesTheAxisValue) {
 TEST(GridAblations, ShippedGridsPlanWithTheirCellCounts) {
   const std::map<std::string, size_t> expected = {{"quickstart", 9},     {"nvfp4_vs_mxfp4", 12},
                                                   {"nvfp4_vs_fp8", 6},   {"layer_exemption", 14},
-                                                  {"nvfp4_ablation", 12}};
+                                                  {"nvfp4_ablation", 12}, {"precision_switch", 12}};
   for (const auto& [name, count] : expected) {
     const fs::path file = fs::path(FP4LAB_SOURCE_DIR) / "ablations" / (name + ".yaml");
     const Grid g = load_grid(file.string());

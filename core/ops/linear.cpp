@@ -1,8 +1,7 @@
 // The quantized linear layer's three GEMMs (see linear.hpp). Each operand is quantized at most once
-// per use: a shared input's copies are reused by every consumer, and dgrad reads fprop's Q(W) when
-// 16×16 tiles make the columnwise copy its exact transpose. The sentinel rides on passes that run
-// anyway (the quantizer's encoding pass, the bf16 output rounding, the accumulation); only outputs
-// that no pass touches get a scan. Locating a finding re-reads the tensors, once, at failure.
+// per use (shared inputs' copies are reused; dgrad reads fprop's Q(W) when 16×16 tiles make it the
+// exact transpose). The sentinel rides on passes that run anyway (encoding, bf16 output rounding,
+// accumulation); only outputs no pass touches get a scan; locating a finding re-reads the tensors.
 #include "core/ops/linear.hpp"
 
 #include <algorithm>
@@ -147,7 +146,7 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
 // pass-through operand holding one is the cause (a NaN/Inf operand makes its output row or column
 // non-finite), else the product itself overflowed.
 [[noreturn]] void throw_output_finding(const float* out, int64_t rows, int64_t cols, const OperandSource (&ops)[2],
-                                       const bool (&quantized)[2], const LinearQuant& q, int role) {
+                                       const bool (&quantized)[2], int role) {
   for (int op = 0; op < kGemmOperands; ++op) {
     if (quantized[op]) continue;
     NonfiniteFinding f;
@@ -235,7 +234,7 @@ void linear_forward(float* y, LinearInput& x, const float* w, int64_t n, const L
   bool nonfinite = false;
   if (r.bf16_output) quantize(y, y, m, n, bf16_spec(), {}, QuantOutputs{.nonfinite = &nonfinite});
   else nonfinite = !all_finite(y, m * n);
-  if (nonfinite) throw_output_finding(y, m, n, ops, quantized, q, kFprop);
+  if (nonfinite) throw_output_finding(y, m, n, ops, quantized, kFprop);
 }
 
 void linear_backward(float* dx, float* dw, const float* dy, LinearInput& x, const float* w,
@@ -265,7 +264,7 @@ void linear_backward(float* dx, float* dw, const float* dy, LinearInput& x, cons
     }
   }
   if (!accumulate_product(dx, dya, Trans::n, wb, wt, m, k, n, r.bf16_output, sc.out))
-    throw_output_finding(dx, m, k, dgrad_ops, dgrad_quantized, q, kDgrad);
+    throw_output_finding(dx, m, k, dgrad_ops, dgrad_quantized, kDgrad);
 
   // wgrad: dW [N, K] += Q(dYᵀ) [N, M] · Q(Xᵀ)ᵀ, both copies along the tokens M
   const OperandSource wgrad_ops[2] = {{dy, true, n, m}, {x.x, true, k, m}};  // dYᵀ [N, M], Xᵀ [K, M]
@@ -286,7 +285,7 @@ void linear_backward(float* dx, float* dw, const float* dy, LinearInput& x, cons
     st.used[kWgrad][kOperandB] = &x.wgrad;
   }
   if (!accumulate_product(dw, dyw, dyt, xw, xt, n, k, m, r.bf16_output, sc.out))
-    throw_output_finding(dw, n, k, wgrad_ops, wgrad_quantized, q, kWgrad);
+    throw_output_finding(dw, n, k, wgrad_ops, wgrad_quantized, kWgrad);
 }
 
 void linear_wgrad_reference(float* dw, const float* dy, const LinearInput& x, int64_t n) {

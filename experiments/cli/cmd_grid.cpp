@@ -100,22 +100,31 @@ void print_status(const std::string& dir) {
     for (const auto& [k, v] : c.vary)
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
   std::stable_partition(keys.begin(), keys.end(), analysis::is_seed_key);
-  std::vector<std::string> header = {"cell", "id", "state", "step", "tokens", "loss"};
+  std::vector<std::string> header = {"cell", "id", "state", "step", "tokens", "loss", "quantized"};
   header.insert(header.end(), keys.begin(), keys.end());
   Table t(header);
   int counts[6] = {};
   std::vector<std::string> notes;
+  std::vector<std::pair<std::string, std::string>> coverage;  // coverage line -> cells, first seen first
   for (const auto& c : m->cells) {
     const grid::CellStatus st = grid::cell_status(dir, c.id);
     ++counts[static_cast<int>(st.state)];
     const bool started = st.state != grid::CellState::pending;
+    // "14/14 linear layers quantized ..." -> "14/14"
+    const std::string quantized = st.coverage.find(" linear layers") != std::string::npos
+                                      ? st.coverage.substr(0, st.coverage.find(' '))
+                                      : "-";
     std::vector<std::string> row = {std::to_string(c.index), c.id, to_string(st.state),
                                     started ? std::to_string(st.step) : "-", started ? std::to_string(st.tokens) : "-",
-                                    format_loss(st.last_loss)};
+                                    format_loss(st.last_loss), quantized};
     for (const auto& k : keys) row.push_back(c.vary.count(k) ? c.vary.at(k) : "");
     t.add(row);
     if ((st.state == grid::CellState::failed || st.state == grid::CellState::diverged) && !st.message.empty())
       notes.push_back("cell " + std::to_string(c.index) + ": " + st.message);
+    if (st.coverage.empty()) continue;
+    auto it = std::find_if(coverage.begin(), coverage.end(), [&](const auto& e) { return e.first == st.coverage; });
+    if (it == coverage.end()) coverage.emplace_back(st.coverage, std::to_string(c.index));
+    else it->second += ", " + std::to_string(c.index);
   }
   std::cout << "grid " << dir << ": " << m->cells.size() << " cells";
   for (auto s : {grid::CellState::done, grid::CellState::running, grid::CellState::interrupted, grid::CellState::failed,
@@ -123,6 +132,7 @@ void print_status(const std::string& dir) {
     if (counts[static_cast<int>(s)]) std::cout << ", " << counts[static_cast<int>(s)] << " " << to_string(s);
   std::cout << "\n";
   t.print(std::cout);
+  for (const auto& [line, cells] : coverage) std::cout << "coverage (cells " << cells << "): " << line << "\n";
   for (const auto& n : notes) std::cout << n << "\n";
 }
 

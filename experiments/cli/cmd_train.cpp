@@ -1,6 +1,7 @@
 // fp4lab train (one run from a config file) and fp4lab eval (a checkpoint's loss on a text).
 // Config resolution is core/config, the loop core/train/trainer; this file maps options, prints
-// progress and a summary, and turns outcomes into exit codes (0 done, 1 failed/diverged, 130 stopped).
+// progress and a summary, and turns outcomes into exit codes (0 done, 1 failed/diverged, 3 stopped
+// by the non-finite sentinel, 130 stopped by a signal).
 #include <atomic>
 #include <cmath>
 #include <csignal>
@@ -99,7 +100,7 @@ void train_command(const TrainArgs& a) {
   if (r.skipped) {
     std::cout << out << " is already finished (" << to_string(r.status) << " at step " << r.step
               << "); delete it to train again\n";
-    if (r.status != RunStatus::done) throw Exit{kExitRuntime, r.message};
+    if (r.status != RunStatus::done) throw Exit{r.nonfinite ? kExitNonfinite : kExitRuntime, r.message};
     return;
   }
   switch (r.status) {
@@ -115,7 +116,9 @@ void train_command(const TrainArgs& a) {
                 << "; run the same command to resume\n";
       throw Exit{g_signal ? 128 + int(g_signal) : 130, ""};
     case RunStatus::diverged: throw Exit{kExitRuntime, "diverged: " + r.message + " (run file " + out + ")"};
-    case RunStatus::failed: throw Exit{kExitRuntime, "failed: " + r.message};
+    case RunStatus::failed:
+      throw Exit{r.nonfinite ? kExitNonfinite : kExitRuntime,
+                 "failed: " + r.message + (r.nonfinite ? " (tensor dumped to " + out + ":sentinel/)" : "")};
   }
 }
 

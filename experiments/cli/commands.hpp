@@ -1,5 +1,6 @@
 // The fp4lab subcommands. Each command file defines one add_*_command that registers itself
-// on the CLI11 app. Exit codes: 0 success, 1 runtime failure, 2 usage or config error.
+// on the CLI11 app. Exit codes: 0 success, 1 runtime failure, 2 usage or config error, 3 a run
+// stopped by the non-finite sentinel (fp4lab train).
 #pragma once
 #include <CLI/CLI.hpp>
 
@@ -8,6 +9,7 @@ namespace fp4lab::cli {
 constexpr int kExitOk = 0;
 constexpr int kExitRuntime = 1;
 constexpr int kExitUsage = 2;
+constexpr int kExitNonfinite = 3;  // the sentinel met a NaN/Inf: the run file's sentinel/ holds the tensor
 
 // A command's callback throws this to exit with a code and a one-line message on stderr.
 struct Exit {

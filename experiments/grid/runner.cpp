@@ -304,6 +304,7 @@ CellStatus disk_status(const std::string& dir, const std::string& id, bool held)
         s.last_loss = d.steps.back().train_loss;
       }
       s.message = d.status_message;
+      s.coverage = d.meta.coverage;
     } catch (const std::exception& e) {
       s.message = std::string("unreadable run file: ") + e.what();
     }

@@ -29,6 +29,7 @@ struct CellStatus {
   int64_t step = 0, tokens = 0;
   double last_loss = 0;  // NaN when no step was recorded
   std::string message;   // why it failed or diverged
+  std::string coverage;  // the run file's coverage line ("" without a run file)
 };
 
 // Files of cell `id` in the output directory `dir`.
