@@ -331,7 +331,9 @@ TEST(Diagnostics, TelemetryAndLayerNormsAreComplete) {
     // Valid blocks only; a nonzero block may still underflow E4M3 to 0 (tiny gradient rows).
     EXPECT_GE(q.scale_min, 0.f) << name;
     EXPECT_GT(q.scale_max, 0.f) << name;
-    if (q.role == GemmRole::fprop) EXPECT_GT(q.scale_min, 0.f) << name;
+    if (q.role == GemmRole::fprop) {
+      EXPECT_GT(q.scale_min, 0.f) << name;
+    }
     EXPECT_LE(q.scale_min, q.scale_max);
     EXPECT_LE(q.scale_max, 448.f);
     EXPECT_TRUE(std::isfinite(q.whatif_nvfp4_sqnr_db)) << name;

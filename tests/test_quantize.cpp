@@ -301,6 +301,17 @@ TEST(Quantize, NonfiniteSentinelWithoutStatistics) {
       }
     }
   }
+  // Finite inputs, non-finite outputs: NVFP4's decode multiplier RN(s_b * amax) / 2688 overflows
+  // once amax > FLT_MAX / 448, and a raw fp8 cast of a finite value is finite.
+  for (const char* name : {"nvfp4", "mxfp4", "fp8_e4m3"}) {
+    std::vector<float> x = gaussian(2 * 64, 13, 1e37);
+    const Result fast = run(true, x, 2, 64, named(name)), ref = run(false, x, 2, 64, named(name));
+    EXPECT_TRUE(same_result(ref, fast, std::string(name) + " huge"));
+    bool any_out = false;
+    for (float v : fast.out) any_out = any_out || !std::isfinite(v);
+    EXPECT_EQ(fast.nonfinite, any_out) << name;
+    EXPECT_EQ(std::string(name) == "nvfp4", any_out) << name;
+  }
   std::vector<float> huge(20, 1.0f);
   huge[19] = 3.4e38f;  // finite, but rounds to bf16 +Inf: an output the sentinel must see
   bool flag = false;

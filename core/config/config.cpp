@@ -225,7 +225,8 @@ FieldTable make_table() {
   t.add_i64("train.tokens", "training budget in tokens", [](Config& c) -> int64_t& { return c.train.tokens; });
   t.add_i64("train.val_interval_tokens", "tokens between validations", [](Config& c) -> int64_t& { return c.train.val_interval_tokens; });
   t.add_i64("train.val_tokens", "validation tokens per evaluation", [](Config& c) -> int64_t& { return c.train.val_tokens; });
-  t.add_int("train.telemetry_interval", "steps between quantization statistics (0 = off)",
+  t.add_int("train.telemetry_interval",
+            "steps between telemetry: quantization statistics, what-if SQNRs, GNR (0 = off; else also step 1)",
             [](Config& c) -> int& { return c.train.telemetry_interval; });
   t.add_int("train.checkpoint_interval", "steps between checkpoints (0 = only at the end)",
             [](Config& c) -> int& { return c.train.checkpoint_interval; });

@@ -44,7 +44,7 @@ struct TrainConfig {
   int64_t tokens = 1 << 20;   // training budget (tokens)
   int64_t val_interval_tokens = 1 << 17;
   int64_t val_tokens = 1 << 14;
-  int telemetry_interval = 50;   // steps between quantization statistics (0 = off)
+  int telemetry_interval = 50;   // steps between telemetry (quant/, gnr/ in the run file; 0 = off)
   int checkpoint_interval = 50;  // steps between checkpoints (0 = only at the end)
   double diverge_factor = 2.0;   // loss above factor * initial loss (or non-finite) = diverged
 };

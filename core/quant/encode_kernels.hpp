@@ -17,8 +17,11 @@ namespace fp4lab::detail {
 
 enum class Kernel { copy, bf16, fp4_rne, fp4_sr, fp8_e4m3, fp8_e5m2 };
 
-// What a row kernel tallies besides its outputs: nothing, only the non-finite sentinel (any NaN/Inf
-// among inputs and outputs), or the full statistics (which include the sentinel).
+// What a row kernel tallies besides its outputs: nothing, only the non-finite sentinel, or the full
+// statistics (which include the sentinel). The sentinel flags a NaN/Inf among the inputs or outputs
+// of the copy and bf16 kernels; the quantizing kernels (fp4, fp8) flag NaN inputs only, at one OR
+// per 8 elements on a mask they compute anyway: quantize() adds Inf inputs (an infinite amax) and
+// non-finite outputs (possible only through a non-finite or overflowing block decode scale).
 enum class Tally { none, sentinel, full };
 
 // Per-row statistics (see QuantStats); lanes are reduced in a fixed order, so a row's sums do not
@@ -26,7 +29,7 @@ enum class Tally { none, sentinel, full };
 struct RowStats {
   int64_t nonfinite = 0, flushed = 0, saturated = 0;
   double signal = 0.0, error = 0.0;
-  bool any_nonfinite = false;  // an input or output element is NaN/Inf
+  bool any_nonfinite = false;  // the sentinel (see Tally)
   int64_t scaled_blocks = 0;
   float scale_min = 0.0f, scale_max = 0.0f;
   double scale_sum = 0.0, scale_sum_sq = 0.0;
@@ -80,7 +83,7 @@ struct LaneStats {
   __m256i nonfinite = _mm256_setzero_si256(), flushed = _mm256_setzero_si256(),
           saturated = _mm256_setzero_si256();
   __m256d signal = _mm256_setzero_pd(), error = _mm256_setzero_pd();
-  __m256 any_nonfinite = _mm256_setzero_ps();  // lanes where an input or output was NaN/Inf
+  __m256 any_nonfinite = _mm256_setzero_ps();  // nonzero bits: the sentinel fired in this lane
 
   static int64_t sum_lanes(__m256i v) {
     alignas(32) int32_t lanes[8];
@@ -100,7 +103,8 @@ struct LaneStats {
     st.saturated += sum_lanes(saturated);
     st.signal += sum_lanes(signal);
     st.error += sum_lanes(error);
-    st.any_nonfinite = st.any_nonfinite || _mm256_movemask_ps(any_nonfinite) != 0;
+    st.any_nonfinite = st.any_nonfinite || !_mm256_testz_si256(_mm256_castps_si256(any_nonfinite),
+                                                               _mm256_castps_si256(any_nonfinite));
   }
 };
 
@@ -203,10 +207,13 @@ inline __m256i fp8_grid_magnitude(__m256 v) {
   return _mm256_blendv_epi8(subnormal_code, normal_code, mask_i(normal));
 }
 
-// The sentinel: x - x is NaN exactly when x is NaN or Inf.
+// The copy and bf16 kernels' sentinel in two operations: e = x - result is finite exactly when both
+// are (a rounded value has its input's sign, so |e| <= max(|x|, |result|)), and e - e is then +0
+// (all bits clear), else NaN. OR-ing the bits leaves a lane nonzero once an input or output was
+// NaN or Inf.
 inline void add_sentinel8(__m256 x, __m256 result, LaneStats& st) {
-  st.any_nonfinite = _mm256_or_ps(
-      st.any_nonfinite, _mm256_cmp_ps(_mm256_sub_ps(x, x), _mm256_sub_ps(result, result), _CMP_UNORD_Q));
+  const __m256 e = _mm256_sub_ps(x, result);
+  st.any_nonfinite = _mm256_or_ps(st.any_nonfinite, _mm256_sub_ps(e, e));
 }
 
 #else
@@ -241,7 +248,8 @@ inline __attribute__((always_inline)) void encode_span(const float* x, float* ou
     } else {
       y = _mm256_mul_ps(xv, encode);
       const __m256 a = abs_ps(y);
-      const __m256 is_nan = _mm256_cmp_ps(y, y, _CMP_UNORD_Q);
+      const __m256 is_nan = _mm256_cmp_ps(y, y, _CMP_UNORD_Q);  // x NaN (encode is finite and > 0)
+      if constexpr (kTally != Tally::none) lanes.any_nonfinite = _mm256_or_ps(lanes.any_nonfinite, is_nan);
       const __m256i sign = _mm256_andnot_si256(mask_i(is_nan), _mm256_and_si256(_mm256_castps_si256(y), sign_bit));
       __m256 value;
       if constexpr (K == Kernel::fp4_rne || K == Kernel::fp4_sr) {
@@ -264,7 +272,7 @@ inline __attribute__((always_inline)) void encode_span(const float* x, float* ou
     _mm256_storeu_ps(out + i, result);
     if constexpr (kCodes) store_codes8(code, codes + i);
     if constexpr (kTally == Tally::full) add_stats8(xv, y, result, limit, scale_nonzero, lanes);
-    if constexpr (kTally != Tally::none) add_sentinel8(xv, result, lanes);
+    if constexpr (kTally != Tally::none && (K == Kernel::copy || K == Kernel::bf16)) add_sentinel8(xv, result, lanes);
   }
 #endif
   for (; i < n; ++i) {
@@ -276,7 +284,7 @@ inline __attribute__((always_inline)) void encode_span(const float* x, float* ou
     if constexpr (kCodes) codes[i] = code;
     if constexpr (kTally == Tally::full) add_stats_one(v, y, result, saturation_limit, scale_nonzero, st);
     if constexpr (kTally != Tally::none)
-      if (!std::isfinite(v) || !std::isfinite(result)) st.any_nonfinite = true;
+      if (!std::isfinite(v) || !std::isfinite(result)) st.any_nonfinite = true;  // a superset: still exact
   }
 }
 

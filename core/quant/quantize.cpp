@@ -195,7 +195,8 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   const bool block_scaled = spec.scale != ScaleFormat::none && spec.block > 0;
   const bool want_stats = extra.stats != nullptr;
   const Tally tally = want_stats ? Tally::full : extra.nonfinite ? Tally::sentinel : Tally::none;
-  const bool want_amax = want_stats || extra.global_amax != nullptr;
+  // The sentinel of the quantizing kernels reads Inf inputs off the amax (see detail::Tally).
+  const bool want_amax = want_stats || extra.global_amax != nullptr || (extra.nonfinite && has_codes);
   // Elements sharing one scale: a block, or the whole row for unscaled and per-tensor formats.
   const int64_t span = spec.block > 0 ? spec.block : cols;
   const int64_t spans = span > 0 ? cols / span : 0;
@@ -284,6 +285,13 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
         RowStats st = tally != Tally::none ? row_stats[r] : RowStats{};
         encode_row(x, out + r * cols, codes ? codes + r * cols : nullptr, stochastic ? random.data() : nullptr, span,
                    spans, encode.data(), decode.data(), saturation_limit, st);
+        if (tally != Tally::none && has_codes && !st.any_nonfinite) {
+          // Finite inputs give a non-finite output only where a decode multiplier times the largest
+          // element overflows (or is itself non-finite): check those rows' outputs.
+          bool suspect = false;
+          for (int64_t b = 0; b < spans; ++b) suspect = suspect || !(decode[size_t(b)] * saturation_limit <= FLT_MAX);
+          if (suspect) st.any_nonfinite = first_nonfinite(out + r * cols, cols) >= 0;
+        }
         if (want_stats && has_scale_bytes && spec.tile == Tile::d1)
           add_block_scales(spec, row_block_amax(r), scale_codes.data(), spans, st);
         if (tally != Tally::none) row_stats[r] = st;
@@ -296,7 +304,7 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
     for (int64_t g = 0; g < bands; ++g) amax = max_ignoring_nan(amax, unit_amax[g]);
   if (extra.global_amax) *extra.global_amax = amax;
   if (extra.nonfinite) {
-    bool any = false;
+    bool any = has_codes && amax == std::numeric_limits<float>::infinity();  // an Inf input
     for (const RowStats& st : row_stats) any = any || st.any_nonfinite;
     *extra.nonfinite = any;
   }
