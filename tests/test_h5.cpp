@@ -12,26 +12,14 @@
 #include <vector>
 
 #include "core/io/h5.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace fp4lab {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh scratch directory per test, removed afterwards.
-class H5Test : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("fp4lab_h5_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  fs::path dir_;
-};
+class H5Test : public ScratchDirTest {};
 
 template <class T>
 void expect_round_trip(h5::File& f, const std::string& name, const std::vector<uint64_t>& shape) {

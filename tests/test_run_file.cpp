@@ -13,6 +13,7 @@
 #include <string>
 
 #include "core/io/h5.hpp"
+#include "tests/scratch_dir.hpp"
 #include "core/train/run_file.hpp"
 
 namespace fp4lab {
@@ -20,19 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class RunFileTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("fp4lab_run_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  fs::path dir_;
-};
+class RunFileTest : public ScratchDirTest {};
 
 RunMeta test_meta() {
   RunMeta m;
