@@ -2,6 +2,7 @@
 // reports the worst index, expected and actual values and how many elements missed, and a central
 // finite-difference gradient check. Test code only; never finite-differences through a quantizer.
 #pragma once
+#include "core/model/model.hpp"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -128,6 +129,26 @@ inline double max_abs(const std::vector<double>& v) {
   double m = 0;
   for (double x : v) m = std::max(m, std::fabs(x));
   return m;
+}
+
+// The small model of the model tests: widths divisible by 16 (NVFP4 blocks, 16x16 tiles).
+inline ModelConfig tiny_model_config(int seq_len) {
+  ModelConfig c;
+  c.vocab = 256;
+  c.d_model = 32;
+  c.n_layers = 2;
+  c.n_heads = 4;
+  c.d_ff = 64;
+  c.seq_len = seq_len;
+  return c;
+}
+
+// B x (T+1) uniform random tokens.
+inline std::vector<int32_t> random_tokens(int B, int T, int vocab, uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::vector<int32_t> t(size_t(B) * (T + 1));
+  for (auto& x : t) x = int32_t(gen() % uint32_t(vocab));
+  return t;
 }
 
 // The operand formats of TE's NVFP4BlockScaling (spec §3, §6): E2M1 in 16-blocks with E4M3 scales

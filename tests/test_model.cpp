@@ -17,25 +17,11 @@ namespace {
 using testing::all_close;
 using testing::bit_equal;
 
-ModelConfig tiny_config() {
-  ModelConfig c;
-  c.vocab = 256;
-  c.d_model = 32;
-  c.n_layers = 2;
-  c.n_heads = 4;
-  c.d_ff = 64;
-  c.seq_len = 8;
-  return c;
-}
+ModelConfig tiny_config() { return testing::tiny_model_config(8); }
 
 constexpr int kB = 2, kT = 8;
 
-std::vector<int32_t> random_tokens(int B, int T, int vocab, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::vector<int32_t> t(size_t(B) * (T + 1));
-  for (auto& x : t) x = int32_t(gen() % uint32_t(vocab));
-  return t;
-}
+using testing::random_tokens;
 
 std::vector<float> copy_of(const float* p, int64_t n) { return std::vector<float>(p, p + n); }
 

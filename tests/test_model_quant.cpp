@@ -17,25 +17,11 @@ using testing::bit_equal;
 using testing::nvfp4_recipe;
 
 // Tokens (B·T = 32) and widths divisible by 16 for NVFP4 blocks and 16×16 weight tiles.
-ModelConfig quant_config() {
-  ModelConfig c;
-  c.vocab = 256;
-  c.d_model = 32;
-  c.n_layers = 2;
-  c.n_heads = 4;
-  c.d_ff = 64;
-  c.seq_len = 16;
-  return c;
-}
+ModelConfig quant_config() { return testing::tiny_model_config(16); }
 
 constexpr int kB = 2, kT = 16;
 
-std::vector<int32_t> tokens_for(uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::vector<int32_t> t(size_t(kB) * (kT + 1));
-  for (auto& x : t) x = int32_t(gen() % 256u);
-  return t;
-}
+std::vector<int32_t> tokens_for(uint32_t seed) { return testing::random_tokens(kB, kT, 256, seed); }
 
 struct Result {
   double loss;
