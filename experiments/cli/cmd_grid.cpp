@@ -195,6 +195,8 @@ void add_grid_commands(CLI::App& app) {
 
   CLI::App* run = app.add_subcommand(
       "run", "Run a grid's cells (finished cells are skipped, interrupted ones resume); under mpirun the ranks share it");
+  run->footer("Exit status: 0 every cell done; 1 any cell failed, diverged or unfinished; 2 a grid or\n"
+              "usage error (nothing run or written); 130/143 stopped by SIGINT/SIGTERM.");
   run->add_option("grid", o->grid, "grid file (YAML)")->required();
   run->add_option("--jobs,-j", o->jobs, "cells run at the same time (per MPI rank under mpirun)")
       ->check(CLI::PositiveNumber);

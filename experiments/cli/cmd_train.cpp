@@ -147,6 +147,9 @@ void eval_command(const EvalArgs& a) {
 void add_train_command(CLI::App& app) {
   auto a = std::make_shared<TrainArgs>();
   CLI::App* cmd = app.add_subcommand("train", "Train one run from a config file");
+  cmd->footer("Exit status: 0 done (or already finished); 1 diverged or a runtime error; 2 a usage or\n"
+              "config error (file:line and key named); 3 a non-finite value stopped the run (failed);\n"
+              "130/143 interrupted by SIGINT/SIGTERM after writing a checkpoint (rerun to resume).");
   cmd->add_option("config", a->config, "config file (YAML); `base: FILE` inside it is applied first");
   cmd->add_option("--set", a->sets, "override a config key: key=value (repeatable)")->allow_extra_args(false);
   cmd->add_option("--out,-o", a->out, "run file (default results/runs/<id>.h5); its checkpoint is <run>.ckpt.h5");
