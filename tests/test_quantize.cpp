@@ -17,6 +17,7 @@
 #include "core/formats/fp8.hpp"
 #include "core/formats/ue8m0.hpp"
 #include "core/quant/block_scale.hpp"
+#include "core/quant/encode_kernels.hpp"
 #include "core/quant/philox.hpp"
 #include "core/quant/quantize.hpp"
 #include "core/quant/rht.hpp"
@@ -530,7 +531,8 @@ TEST(Rht, FastRowMatchesReferenceOnHostileRows) {
         std::vector<float> x = data_seed == 3 ? gaussian(cols, 77, 1e-38) : hostile(1, cols, data_seed);
         std::vector<float> ref(cols), fast(cols), in_place = x;
         for (int64_t c = 0; c < cols; c += n) rht_vector_reference(rht, &x[c], &ref[c]);
-        const float amax = rht_row(rht, x.data(), fast.data(), cols);
+        std::vector<float> vector_amax(size_t(cols / n));
+        const float amax = rht_row(rht, x.data(), fast.data(), cols, vector_amax.data());
         rht_row(rht, in_place.data(), in_place.data(), cols);
         const std::string what = "rht n=" + std::to_string(n) + " seed=" + std::to_string(seed);
         ASSERT_TRUE(float_bits_equal(ref, fast, what));
@@ -538,6 +540,11 @@ TEST(Rht, FastRowMatchesReferenceOnHostileRows) {
         float expected_amax = 0.0f;
         for (float v : ref) expected_amax = std::fabs(v) > expected_amax ? std::fabs(v) : expected_amax;
         EXPECT_EQ(amax, expected_amax) << what;
+        for (int64_t v = 0; v < cols / n; ++v) {
+          float m = 0.0f;
+          for (int i = 0; i < n; ++i) m = std::fabs(ref[size_t(v * n + i)]) > m ? std::fabs(ref[size_t(v * n + i)]) : m;
+          ASSERT_EQ(vector_amax[size_t(v)], m) << what << " vector " << v;
+        }
       }
     }
   }
@@ -607,6 +614,30 @@ TEST(StochasticRounding, SameScalesAsRneAndNeighbouringCodes) {
     EXPECT_NE(run(true, x, rows, cols, sr, other).codes, b.codes);
 }
 
+TEST(StochasticRounding, VectorKernelEqualsScalarCodecAcrossTheFloatLine) {
+  // Every 997th fp32 bit pattern (both signs, subnormals to NaN) and every value within 8 ulps
+  // of a grid point or binade edge, each with a different random byte: the AVX2 E2M1 SR kernel
+  // against the scalar codec.
+  std::vector<float> x;
+  for (uint64_t bits = 0; bits <= 0xFFFFFFFFull; bits += 997) x.push_back(std::bit_cast<float>(uint32_t(bits)));
+  for (float g : {0.25f, 0.5f, 0.75f, 1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 2.5f, 3.0f, 3.5f, 4.0f, 5.0f, 6.0f, 7.0f})
+    for (int d = -8; d <= 8; ++d)
+      for (float sign : {1.0f, -1.0f}) x.push_back(sign * std::bit_cast<float>(std::bit_cast<uint32_t>(g) + d));
+  x.resize((x.size() / 8) * 8);
+  std::vector<uint8_t> random(x.size()), codes(x.size());
+  for (size_t i = 0; i < x.size(); ++i) random[i] = uint8_t(i * 37 + (i >> 8));
+  std::vector<float> out(x.size());
+  const float one = 1.0f;
+  detail::RowStats st;
+  detail::encode_row<detail::Kernel::fp4_sr, true, detail::Tally::none>(x.data(), out.data(), codes.data(), random.data(),
+                                                                       int64_t(x.size()), 1, &one, &one, 6.0f, st);
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(x[i])) continue;  // NaN codes are the quantizer's business (block scales), not the codec's
+    ASSERT_EQ(codes[i], fp4_e2m1_encode_sr(x[i], random[i])) << std::hexfloat << x[i] << " byte " << int(random[i]);
+    ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(fp4_e2m1_decode(codes[i]))) << x[i];
+  }
+}
+
 TEST(StochasticRounding, PhiloxBytesFollowRowMajorGroups) {
   const PhiloxStream stream(QuantRandom{99, 3, 17});
   uint8_t group[16], filled[40];
@@ -615,6 +646,24 @@ TEST(StochasticRounding, PhiloxBytesFollowRowMajorGroups) {
     const uint64_t index = 16 * 5 + 9 + k;
     stream.group_bytes(index / 16, group);
     ASSERT_EQ(filled[k], group[index % 16]) << k;
+  }
+}
+
+TEST(StochasticRounding, PhiloxBatchedDrawsEqualSingleDraws) {
+  // fill() draws eight groups at a time; each must equal Random123's single draw, also where the
+  // low counter word wraps inside a batch and at every start offset.
+  const PhiloxStream stream(QuantRandom{0x123456789ull, 77, (uint64_t{5} << 32) + 3});
+  for (uint64_t base : {uint64_t{0}, uint64_t{0xFFFFFFFCull} * 16, uint64_t{1} << 40}) {
+    for (int offset : {0, 1, 15, 16, 100}) {
+      std::vector<uint8_t> filled(777);
+      stream.fill(base + offset, int64_t(filled.size()), filled.data());
+      uint8_t group[16];
+      for (size_t k = 0; k < filled.size(); ++k) {
+        const uint64_t index = base + offset + k;
+        stream.group_bytes(index / 16, group);
+        ASSERT_EQ(filled[k], group[index % 16]) << base << " " << offset << " " << k;
+      }
+    }
   }
 }
 

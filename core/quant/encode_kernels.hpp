@@ -165,22 +165,21 @@ inline __m256i fp4_grid_magnitude(__m256 v) {
 }
 
 // E2M1 stochastic rounding of |y| (carry rule), as a grid value 0..6. NaN, Inf and |y| >= 6
-// give 6.
+// give 6. In units of the step at |y| (0.5 below 2, 1 below 4, else 2), t = floor(256 |y| / step)
+// is exact; t >> 8 is the lower grid point, t & 255 the top eight bits of the fraction, which
+// carries into the next point when adding the random byte passes 255.
 inline __m256 fp4_sr_value(__m256 a, const uint8_t* random) {
   const __m256 clamped = _mm256_min_ps(a, _mm256_set1_ps(6.0f));
-  const __m256 ge4 = _mm256_cmp_ps(clamped, _mm256_set1_ps(4.0f), _CMP_GE_OQ);
-  const __m256 ge2 = _mm256_cmp_ps(clamped, _mm256_set1_ps(2.0f), _CMP_GE_OQ);
-  const __m256 step = _mm256_blendv_ps(_mm256_blendv_ps(_mm256_set1_ps(0.5f), _mm256_set1_ps(1.0f), ge2),
-                                       _mm256_set1_ps(2.0f), ge4);
-  const __m256 inv_step = _mm256_blendv_ps(_mm256_blendv_ps(_mm256_set1_ps(2.0f), _mm256_set1_ps(1.0f), ge2),
-                                           _mm256_set1_ps(0.5f), ge4);
-  const __m256 lower = _mm256_mul_ps(_mm256_floor_ps(_mm256_mul_ps(clamped, inv_step)), step);
-  // floor(256 f), f = (|y| - lower) / step: exact (power-of-two scalings of an exact difference).
-  const __m256 top8 = _mm256_floor_ps(
-      _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(clamped, lower), inv_step), _mm256_set1_ps(256.0f)));
+  const __m256i binade = _mm256_add_epi32(mask_i(_mm256_cmp_ps(clamped, _mm256_set1_ps(2.0f), _CMP_GE_OQ)),
+                                          mask_i(_mm256_cmp_ps(clamped, _mm256_set1_ps(4.0f), _CMP_GE_OQ)));  // 0, -1, -2
+  const __m256 units256 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_set1_epi32(127 + 9), binade), 23));
+  const __m256 step = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_sub_epi32(_mm256_set1_epi32(127 - 1), binade), 23));
+  const __m256i t = _mm256_cvttps_epi32(_mm256_mul_ps(clamped, units256));  // 256 / step: exact
   const __m256i bytes = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(random)));
-  const __m256i carry = _mm256_cmpgt_epi32(_mm256_add_epi32(_mm256_cvttps_epi32(top8), bytes), _mm256_set1_epi32(255));
-  return _mm256_add_ps(lower, _mm256_and_ps(_mm256_castsi256_ps(carry), step));
+  const __m256i carry = _mm256_cmpgt_epi32(_mm256_add_epi32(_mm256_and_si256(t, _mm256_set1_epi32(255)), bytes),
+                                           _mm256_set1_epi32(255));
+  const __m256i units = _mm256_sub_epi32(_mm256_srli_epi32(t, 8), carry);
+  return _mm256_mul_ps(_mm256_cvtepi32_ps(units), step);
 }
 
 // FP8 RNE satfinite of |y| as a grid value: round to a multiple of the format's step at |y| by

@@ -3,6 +3,7 @@
 #include "core/quant/philox.hpp"
 
 #include <Random123/philox.h>
+#include <immintrin.h>
 
 #include <algorithm>
 #include <bit>
@@ -22,6 +23,57 @@ Philox::ctr_type draw(const Philox::key_type& key, uint32_t c0, uint32_t c1, uin
   Philox::ctr_type ctr = {{c0, c1, c2, c3}};
   return Philox()(ctr, key);
 }
+
+#ifdef __AVX2__
+// Eight consecutive draws of a stream at once: counters {group + i (64 bits), step (64 bits)} for
+// i = 0..7, the ten Philox4x32 rounds of Random123 (philox4x32round, philox4x32bumpkey) on eight
+// lanes, and their 128 bytes in draw order. Tested against group_bytes.
+void draw8(const uint32_t key[2], uint64_t group, const uint32_t step[2], uint8_t* out) {
+  alignas(32) uint32_t lo[8], hi[8];
+  for (int i = 0; i < 8; ++i) {
+    lo[i] = lo32(group + uint64_t(i));
+    hi[i] = hi32(group + uint64_t(i));
+  }
+  __m256i c0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(lo));
+  __m256i c1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(hi));
+  __m256i c2 = _mm256_set1_epi32(static_cast<int>(step[0])), c3 = _mm256_set1_epi32(static_cast<int>(step[1]));
+  __m256i k0 = _mm256_set1_epi32(static_cast<int>(key[0])), k1 = _mm256_set1_epi32(static_cast<int>(key[1]));
+  const __m256i m0 = _mm256_set1_epi32(static_cast<int>(0xD2511F53u));  // PHILOX_M4x32_0
+  const __m256i m1 = _mm256_set1_epi32(static_cast<int>(0xCD9E8D57u));  // PHILOX_M4x32_1
+  const __m256i w0 = _mm256_set1_epi32(static_cast<int>(0x9E3779B9u));  // PHILOX_W32_0
+  const __m256i w1 = _mm256_set1_epi32(static_cast<int>(0xBB67AE85u));  // PHILOX_W32_1
+  // 32x32 -> 64-bit products of the eight lanes: even lanes directly, odd lanes shifted down.
+  auto mulhilo = [](__m256i a, __m256i m, __m256i& low, __m256i& high) {
+    const __m256i even = _mm256_mul_epu32(a, m);
+    const __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), m);
+    low = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0b10101010);
+    high = _mm256_blend_epi32(_mm256_srli_epi64(even, 32), odd, 0b10101010);
+  };
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) {
+      k0 = _mm256_add_epi32(k0, w0);
+      k1 = _mm256_add_epi32(k1, w1);
+    }
+    __m256i lo0, hi0, lo1, hi1;
+    mulhilo(c0, m0, lo0, hi0);
+    mulhilo(c2, m1, lo1, hi1);
+    c0 = _mm256_xor_si256(_mm256_xor_si256(hi1, c1), k0);
+    c1 = lo1;
+    c2 = _mm256_xor_si256(_mm256_xor_si256(hi0, c3), k1);
+    c3 = lo0;
+  }
+  // Words (c0, c1, c2, c3) of draw i to bytes 16i .. 16i + 15.
+  const __m256i t0 = _mm256_unpacklo_epi32(c0, c1), t1 = _mm256_unpackhi_epi32(c0, c1);
+  const __m256i t2 = _mm256_unpacklo_epi32(c2, c3), t3 = _mm256_unpackhi_epi32(c2, c3);
+  const __m256i d04 = _mm256_unpacklo_epi64(t0, t2), d15 = _mm256_unpackhi_epi64(t0, t2);
+  const __m256i d26 = _mm256_unpacklo_epi64(t1, t3), d37 = _mm256_unpackhi_epi64(t1, t3);
+  __m256i* dst = reinterpret_cast<__m256i*>(out);
+  _mm256_storeu_si256(dst, _mm256_permute2x128_si256(d04, d15, 0x20));
+  _mm256_storeu_si256(dst + 1, _mm256_permute2x128_si256(d26, d37, 0x20));
+  _mm256_storeu_si256(dst + 2, _mm256_permute2x128_si256(d04, d15, 0x31));
+  _mm256_storeu_si256(dst + 3, _mm256_permute2x128_si256(d26, d37, 0x31));
+}
+#endif
 
 }  // namespace
 
@@ -49,6 +101,13 @@ void PhiloxStream::fill(uint64_t first, int64_t n, uint8_t* out) const {
     const int offset = static_cast<int>(index % 16);
     const int64_t take = std::min<int64_t>(16 - offset, n - done);
     if (take == 16) {
+#ifdef __AVX2__
+      if (n - done >= 128) {
+        draw8(key_, index / 16, step_, out + done);
+        done += 128;
+        continue;
+      }
+#endif
       group_bytes(index / 16, out + done);
     } else {
       group_bytes(index / 16, bytes);

@@ -165,8 +165,8 @@ bool rht_vector_butterfly(const Rht& rht, const float* x, float* y, double* work
 // n = 16 with AVX2: same arithmetic as rht_vector_butterfly (exactness test, sign flip, four
 // butterfly stages, the power-of-two normalisation, bf16 RNE on the fp64 bits). Also defers to
 // the reference when an output lands in the bf16 subnormal range (the bit trick covers normals).
-// x and y may alias: every load happens before the first store. Folds max |y| into amax.
-bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y, __m256& amax) {
+// x and y may alias: every load happens before the first store. Sets amax = max |y|.
+bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y, float& amax) {
   const __m256i abs_mask = _mm256_set1_epi32(0x7FFFFFFF);
   const __m256i one = _mm256_set1_epi32(1);
   const __m256i x_lo = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x)), abs_mask);
@@ -231,7 +231,10 @@ bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y, __m256& am
   }
   const __m256 y_lo = _mm256_set_m128(f[1], f[0]), y_hi = _mm256_set_m128(f[3], f[2]);
   const __m256 abs_ps = _mm256_castsi256_ps(abs_mask);
-  amax = _mm256_max_ps(_mm256_max_ps(_mm256_and_ps(y_lo, abs_ps), _mm256_and_ps(y_hi, abs_ps)), amax);  // no NaN
+  const __m256 m8 = _mm256_max_ps(_mm256_and_ps(y_lo, abs_ps), _mm256_and_ps(y_hi, abs_ps));  // no NaN
+  __m128 m = _mm_max_ps(_mm256_castps256_ps128(m8), _mm256_extractf128_ps(m8, 1));
+  m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+  amax = _mm_cvtss_f32(_mm_max_ss(m, _mm_movehdup_ps(m)));
   _mm256_storeu_ps(y, y_lo);
   _mm256_storeu_ps(y + 8, y_hi);
   return true;
@@ -249,6 +252,13 @@ Rht make_rht(int size, uint64_t sign_seed) {
   } else {
     rht.signs = philox_sign_vector(sign_seed, size);
   }
+#ifdef __AVX2__
+  if (size == 16)
+    for (int k = 0; k < 4; ++k)
+      rht.sign_bits[k] = _mm256_castsi256_pd(_mm256_set_epi64x(
+          rht.signs[4 * k + 3] < 0 ? INT64_MIN : 0, rht.signs[4 * k + 2] < 0 ? INT64_MIN : 0,
+          rht.signs[4 * k + 1] < 0 ? INT64_MIN : 0, rht.signs[4 * k] < 0 ? INT64_MIN : 0));
+#endif
   const int log2n = std::countr_zero(static_cast<unsigned>(size));
   rht.normalisation = log2n % 2 == 0 ? std::ldexp(1.0, -log2n / 2) : 1.0 / std::sqrt(static_cast<double>(size));
   return rht;
@@ -290,35 +300,31 @@ void rht_vector_reference(const Rht& rht, const float* x, float* y) {
   }
 }
 
-float rht_row(const Rht& rht, const float* in, float* out, int64_t cols) {
+float rht_row(const Rht& rht, const float* in, float* out, int64_t cols, float* vector_amax) {
   const int n = rht.size;
-  std::vector<float> scratch(static_cast<size_t>(n));  // each slow-path vector is copied: out may alias in
-  std::vector<double> work(static_cast<size_t>(n));
-  float amax = 0.0f;
+  std::vector<float> scratch;  // each slow-path vector is copied first: out may alias in
+  std::vector<double> work;
   auto slow_vector = [&](int64_t c) {
-    std::copy(in + c, in + c + n, scratch.begin());
+    scratch.assign(in + c, in + c + n);
+    work.resize(static_cast<size_t>(n));
     float* y = out + c;
     if (!rht_vector_butterfly(rht, scratch.data(), y, work.data())) rht_vector_reference(rht, scratch.data(), y);
-    for (int i = 0; i < n; ++i) amax = std::fabs(y[i]) > amax ? std::fabs(y[i]) : amax;  // NaN ignored
+    float m = 0.0f;
+    for (int i = 0; i < n; ++i) m = std::fabs(y[i]) > m ? std::fabs(y[i]) : m;  // NaN ignored
+    return m;
   };
+  float row_amax = 0.0f;
+  for (int64_t c = 0, v = 0; c < cols; c += n, ++v) {
+    float m;
 #ifdef __AVX2__
-  if (n == 16) {
-    __m256d sign_bits[4];
-    for (int k = 0; k < 4; ++k)
-      sign_bits[k] = _mm256_castsi256_pd(_mm256_set_epi64x(
-          rht.signs[4 * k + 3] < 0 ? INT64_MIN : 0, rht.signs[4 * k + 2] < 0 ? INT64_MIN : 0,
-          rht.signs[4 * k + 1] < 0 ? INT64_MIN : 0, rht.signs[4 * k] < 0 ? INT64_MIN : 0));
-    __m256 lanes = _mm256_setzero_ps();
-    for (int64_t c = 0; c < cols; c += 16)
-      if (!rht16_avx2(sign_bits, in + c, out + c, lanes)) slow_vector(c);
-    alignas(32) float lane_max[8];
-    _mm256_store_ps(lane_max, lanes);
-    for (float m : lane_max) amax = m > amax ? m : amax;
-    return amax;
-  }
+    if (n != 16 || !rht16_avx2(rht.sign_bits, in + c, out + c, m)) m = slow_vector(c);
+#else
+    m = slow_vector(c);
 #endif
-  for (int64_t c = 0; c < cols; c += n) slow_vector(c);
-  return amax;
+    if (vector_amax) vector_amax[v] = m;
+    row_amax = m > row_amax ? m : row_amax;
+  }
+  return row_amax;
 }
 
 }  // namespace fp4lab

@@ -3,6 +3,8 @@
 // exact sum rounded once to bf16 (RNE). Reference (scalar, exact integer sum) and fast (fp64
 // butterflies when they are provably exact, AVX2 for n = 16) paths. Not the quantizer.
 #pragma once
+#include <immintrin.h>
+
 #include <cstdint>
 #include <vector>
 
@@ -18,6 +20,9 @@ struct Rht {
   // outputs are the exactly rounded sums; for other n it is RN(1/sqrt(n)) applied to the sum
   // (rounded to odd at 53 bits) in fp64 before the bf16 rounding: deterministic, not exact.
   double normalisation = 0.25;
+#ifdef __AVX2__
+  __m256d sign_bits[4] = {};  // n = 16: the signs as fp64 sign-bit masks, four lanes per register
+#endif
 };
 
 // sign_seed 0: TE's 0xD7E8 mask for n = 16, and philox_sign_vector(0, n) for other n;
@@ -32,7 +37,8 @@ std::vector<double> rht_matrix(const Rht& rht);
 void rht_vector_reference(const Rht& rht, const float* x, float* y);
 
 // Every n-vector of one row of `cols` values (cols % n == 0); out may alias in. Bit-identical to
-// rht_vector_reference. Returns max |y| over the row (NaN ignored).
-float rht_row(const Rht& rht, const float* in, float* out, int64_t cols);
+// rht_vector_reference. Returns max |y| over the row and, if vector_amax is given, writes max |y|
+// of each n-vector to vector_amax[0 .. cols / n) (NaN ignored).
+float rht_row(const Rht& rht, const float* in, float* out, int64_t cols, float* vector_amax = nullptr);
 
 }  // namespace fp4lab
