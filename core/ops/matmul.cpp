@@ -10,12 +10,37 @@ namespace fp4lab {
 namespace {
 
 using MatR = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using MapR = Eigen::Map<MatR>;
 using CMapR = Eigen::Map<const MatR>;
+using TileR = Eigen::Map<MatR, 0, Eigen::OuterStride<>>;
 
-// Rows of C per task. Fixed (never derived from the thread count) so results do not depend on it;
-// large enough that re-packing B per chunk costs little, small enough to balance two cores.
-constexpr int64_t kRowChunk = 64;
+// C is cut into a grid of tiles that threads take in any order; the grid is a function of the
+// shape only (never of the thread count), so results do not depend on it. Each tile re-packs the
+// slices of A and B it reads: cutting C's rows re-packs B, cutting its columns re-packs A, so the
+// longer side is cut first, and only until there are enough tiles to balance the threads.
+constexpr int64_t kMinTiles = 8;
+constexpr int64_t kMinTileSide = 32;
+
+struct Grid {
+  int64_t row_parts = 1, col_parts = 1, rows = 0, cols = 0;  // tile size rows × cols (edges smaller)
+};
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+Grid tile_grid(int64_t m, int64_t n) {
+  Grid g;
+  while (g.row_parts * g.col_parts < kMinTiles) {
+    const int64_t tile_rows = ceil_div(m, g.row_parts), tile_cols = ceil_div(n, g.col_parts);
+    const bool can_cut_rows = tile_rows >= 2 * kMinTileSide, can_cut_cols = tile_cols >= 2 * kMinTileSide;
+    if (can_cut_rows && (tile_rows >= tile_cols || !can_cut_cols)) ++g.row_parts;
+    else if (can_cut_cols) ++g.col_parts;
+    else break;
+  }
+  g.rows = ceil_div(ceil_div(m, g.row_parts), 8) * 8;  // whole register rows
+  g.cols = ceil_div(ceil_div(n, g.col_parts), 8) * 8;
+  g.row_parts = ceil_div(m, g.rows);
+  g.col_parts = ceil_div(n, g.cols);
+  return g;
+}
 constexpr int64_t kTransposeTile = 64;  // multiple of 8: full tiles are 8×8 register transposes
 
 // out[c·ld_out + r] = in[r·ld_in + c] for an 8×8 block, in AVX registers.
@@ -39,7 +64,7 @@ void transpose8x8(float* out, int64_t ld_out, const float* in, int64_t ld_in) {
 }
 
 template <class Lhs, class Rhs>
-void assign(MapR& c, const Lhs& lhs, const Rhs& rhs, bool accumulate) {
+void assign(TileR& c, const Lhs& lhs, const Rhs& rhs, bool accumulate) {
   if (accumulate) {
     c.noalias() += lhs * rhs;
   } else {
@@ -52,29 +77,22 @@ void assign(MapR& c, const Lhs& lhs, const Rhs& rhs, bool accumulate) {
 void matmul(float* c, const float* a, Trans ta, const float* b, Trans tb, int64_t m, int64_t n,
             int64_t k, bool accumulate) {
   if (m == 0 || n == 0) return;
-  const int64_t chunks = (m + kRowChunk - 1) / kRowChunk;
-  // op(B) is shared by every chunk.
-  const CMapR b_nn(b, k, n);  // B stored [k, n]
-  const CMapR b_tt(b, n, k);  // B stored [n, k]
+  const Grid g = tile_grid(m, n);
+  const CMapR a_nn(a, m, k), a_tt(a, k, m);  // A stored [m, k] or [k, m]
+  const CMapR b_nn(b, k, n), b_tt(b, n, k);  // B stored [k, n] or [n, k]
 #pragma omp parallel for schedule(dynamic, 1)
-  for (int64_t ci = 0; ci < chunks; ++ci) {
-    const int64_t r0 = ci * kRowChunk;
-    const int64_t rows = std::min(kRowChunk, m - r0);
-    MapR cc(c + r0 * n, rows, n);  // [rows, n]
+  for (int64_t t = 0; t < g.row_parts * g.col_parts; ++t) {
+    const int64_t r0 = (t / g.col_parts) * g.rows, c0 = (t % g.col_parts) * g.cols;
+    const int64_t rows = std::min(g.rows, m - r0), cols = std::min(g.cols, n - c0);
+    TileR cc(c + r0 * n + c0, rows, cols, Eigen::OuterStride<>(n));
     if (ta == Trans::n) {
-      const CMapR aa(a + r0 * k, rows, k);  // [rows, k]
-      if (tb == Trans::n) {
-        assign(cc, aa, b_nn, accumulate);
-      } else {
-        assign(cc, aa, b_tt.transpose(), accumulate);
-      }
+      const auto aa = a_nn.middleRows(r0, rows);  // [rows, k]
+      if (tb == Trans::n) assign(cc, aa, b_nn.middleCols(c0, cols), accumulate);
+      else assign(cc, aa, b_tt.middleRows(c0, cols).transpose(), accumulate);
     } else {
-      const auto aa = CMapR(a, k, m).middleCols(r0, rows).transpose();  // [rows, k]
-      if (tb == Trans::n) {
-        assign(cc, aa, b_nn, accumulate);
-      } else {
-        assign(cc, aa, b_tt.transpose(), accumulate);
-      }
+      const auto aa = a_tt.middleCols(r0, rows).transpose();  // [rows, k]
+      if (tb == Trans::n) assign(cc, aa, b_nn.middleCols(c0, cols), accumulate);
+      else assign(cc, aa, b_tt.middleRows(c0, cols).transpose(), accumulate);
     }
   }
 }

@@ -1,7 +1,7 @@
 // Dense fp32 products for the linear layers, C (+)= op(A)·op(B) on row-major buffers, and a blocked
-// transpose. Rows of C are cut into fixed chunks that OpenMP threads take in any order; each chunk is
-// one Eigen product of a fixed shape, so every element's reduction order is independent of the thread
-// count. Not a quantizer and not a batched product (attention multiplies its heads itself).
+// transpose. C is cut into a grid of tiles fixed by the shape, which OpenMP threads take in any
+// order; each tile is one Eigen product, so every element's reduction order is independent of the
+// thread count. Not a quantizer and not a batched product (attention multiplies its heads itself).
 #pragma once
 #include <cstdint>
 
