@@ -6,6 +6,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <tuple>
+#include <vector>
 
 #include "core/ops/attention.hpp"
 #include "core/ops/cross_entropy.hpp"
@@ -15,6 +18,7 @@
 #include "core/ops/rmsnorm.hpp"
 #include "core/ops/rope.hpp"
 #include "core/ops/swiglu.hpp"
+#include "core/ops/vexp.hpp"
 #include "tests/check.hpp"
 
 namespace fp4lab {
@@ -214,6 +218,42 @@ TEST(Embedding, ForwardAndBackward) {
   std::vector<double> dtable(vocab * dim, kAccumulateBias);
   embedding_backward(dtable.data(), g.data(), tokens.data(), n, dim);
   EXPECT_TRUE(fd_gradient_matches(table, minus_bias(dtable), loss));
+}
+
+// ---- vector exp ----
+
+TEST(VectorExp, WithinTwoUlpsAndSpecialValues) {
+  std::vector<float> x;
+  for (float v = -87.0f; v <= 88.0f; v += 0.00137f) x.push_back(v);
+  x.resize(x.size() - x.size() % 8 + 5);  // a partial last vector
+  std::vector<float> y(x.size());
+  exp_array(y.data(), x.data(), int64_t(x.size()));
+  double worst = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double exact = std::exp(double(x[i]));
+    const double ulp = std::nextafter(float(exact), INFINITY) - float(exact);
+    worst = std::max(worst, std::fabs(double(y[i]) - exact) / ulp);
+  }
+  EXPECT_LE(worst, 2.0);
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> special = {0.0f, -0.0f, nan, inf, -inf, 89.0f, -88.0f, -1e30f, 1e-30f};
+  std::vector<float> out(special.size());
+  exp_array(out.data(), special.data(), int64_t(special.size()));
+  EXPECT_EQ(out[0], 1.0f);
+  EXPECT_EQ(out[1], 1.0f);
+  EXPECT_TRUE(std::isnan(out[2]));
+  EXPECT_EQ(out[3], inf);
+  EXPECT_EQ(out[4], 0.0f);
+  EXPECT_EQ(out[5], inf);
+  EXPECT_EQ(out[6], 0.0f);
+  EXPECT_EQ(out[7], 0.0f);
+  EXPECT_EQ(out[8], 1.0f);
+  // A value's result does not depend on where it sits in the array.
+  for (size_t shift = 1; shift < 8; ++shift) {
+    std::vector<float> moved(x.begin() + shift, x.end()), y2(moved.size());
+    exp_array(y2.data(), moved.data(), int64_t(moved.size()));
+    ASSERT_TRUE(bit_equal(y2.data(), y.data() + shift, int64_t(moved.size())));
+  }
 }
 
 // ---- products ----

@@ -1,8 +1,11 @@
 // Trainer parts: the synthetic corpus and its exact entropy, the batch sampler, the schedules,
 // AdamW against a hand-computed step, and checkpoint paths.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "core/train/checkpoint.hpp"
 #include "core/train/data.hpp"
@@ -94,6 +97,37 @@ TEST(AdamW, ClipsToTheGlobalNorm) {
   EXPECT_NEAR(adam.step(p.data(), g.data(), 0.1), 5.0, 1e-9);
   EXPECT_NEAR(adam.m()[0], 0.6f, 1e-6);
   EXPECT_NEAR(adam.m()[1], 0.8f, 1e-6);
+}
+
+TEST(AdamW, UpdateAndNormsDoNotDependOnThreadCount) {
+  OptimConfig o;
+  std::vector<ParamInfo> params;
+  int64_t n = 0;
+  for (int64_t rows : {1, 37, 300, 5}) {
+    params.push_back({"t", n, rows, 33, true, LayerKind::q, 0, rows != 1});
+    n += rows * 33;
+  }
+  std::vector<float> g(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) g[size_t(i)] = float(std::sin(0.37 * double(i)) * 0.1);
+  auto run = [&](int threads, std::vector<TensorNorms>& norms) {
+    omp_set_num_threads(threads);
+    AdamW adam(o, params, n);
+    std::vector<float> p(size_t(n), 0.5f);
+    for (int step = 0; step < 3; ++step) adam.step(p.data(), g.data(), 1e-2, &norms);
+    return p;
+  };
+  const int saved = omp_get_max_threads();
+  std::vector<TensorNorms> one_norms, two_norms;
+  const std::vector<float> one = run(1, one_norms), two = run(2, two_norms);
+  omp_set_num_threads(saved);
+  EXPECT_EQ(one, two);
+  ASSERT_EQ(one_norms.size(), two_norms.size());
+  for (size_t i = 0; i < one_norms.size(); ++i) {
+    EXPECT_EQ(one_norms[i].grad, two_norms[i].grad);
+    EXPECT_EQ(one_norms[i].update, two_norms[i].update);
+    EXPECT_EQ(one_norms[i].m, two_norms[i].m);
+    EXPECT_EQ(one_norms[i].v, two_norms[i].v);
+  }
 }
 
 TEST(CounterRandom, IsAPureFunctionOfItsCounter) {

@@ -6,6 +6,10 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
+
+#include "core/ops/reduce.hpp"
+#include "core/ops/vexp.hpp"
 
 namespace fp4lab {
 namespace {
@@ -38,13 +42,14 @@ void attention_forward(T* y, T* att, const T* q, const T* k, const T* v, int64_t
       for (int64_t t = 0; t < seq; ++t) {
         T mx = s(t, 0) * scale;
         for (int64_t j = 1; j <= t; ++j) mx = std::max(mx, s(t, j) * scale);
-        double sum = 0.0;
-        for (int64_t j = 0; j <= t; ++j) {
-          const T e = std::exp(s(t, j) * scale - mx);
-          p(t, j) = e;
-          sum += double(e);
+        T* e = &p(t, 0);
+        for (int64_t j = 0; j <= t; ++j) e[j] = s(t, j) * scale - mx;
+        if constexpr (std::is_same_v<T, float>) {
+          exp_array(e, e, t + 1);
+        } else {
+          for (int64_t j = 0; j <= t; ++j) e[j] = std::exp(e[j]);
         }
-        const T inv = T(1.0 / sum);
+        const T inv = T(1.0 / sum4(t + 1, [&](int64_t j) { return double(e[j]); }));
         for (int64_t j = 0; j <= t; ++j) p(t, j) *= inv;
         for (int64_t j = t + 1; j < seq; ++j) p(t, j) = T(0);
       }
@@ -74,8 +79,8 @@ void attention_backward(T* dq, T* dk, T* dv, const T* dy, const T* q, const T* k
       dvh.noalias() += p.transpose().template triangularView<Eigen::Upper>() * dyh;
       ds.template triangularView<Eigen::Lower>() = dyh * vh.transpose();  // dP, causal half
       for (int64_t t = 0; t < seq; ++t) {  // dS·scale = P ⊙ (dP − rowsum(P ⊙ dP))·scale
-        double dot = 0.0;
-        for (int64_t j = 0; j <= t; ++j) dot += double(p(t, j)) * double(ds(t, j));
+        const T *pt = p.data() + t * seq, *dst = ds.data() + t * seq;
+        const double dot = sum4(t + 1, [&](int64_t j) { return double(pt[j]) * double(dst[j]); });
         for (int64_t j = 0; j <= t; ++j) ds(t, j) = p(t, j) * (ds(t, j) - T(dot)) * scale;
       }
       dqh.noalias() += ds.template triangularView<Eigen::Lower>() * kh;

@@ -1,9 +1,11 @@
-// AdamW, schedules and clipping. Reductions are per tensor in a fixed order (no threading), so
-// the update is identical for every thread count.
+// AdamW, schedules and clipping. Tensors are updated in parallel; reductions are per tensor in a
+// fixed order, so the update is identical for every thread count.
 #include "core/train/optimizer.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+#include "core/ops/reduce.hpp"
 
 namespace fp4lab {
 
@@ -34,15 +36,17 @@ AdamW::AdamW(const OptimConfig& cfg, const std::vector<ParamInfo>& params, int64
     : cfg_(cfg), params_(params), m_(n, 0.f), v_(n, 0.f) {}
 
 double AdamW::step(float* p, float* g, double lr, std::vector<TensorNorms>* norms) {
-  double sq = 0;
+  // Tensors are independent tasks; each one's sums have a fixed order (sum4), so the update is
+  // the same for every thread count.
+  const int64_t tensors = int64_t(params_.size());
   std::vector<double> grad_sq(params_.size(), 0.0);
-  for (size_t i = 0; i < params_.size(); ++i) {
-    const auto& pi = params_[i];
-    double s = 0;
-    for (int64_t j = 0; j < pi.rows * pi.cols; ++j) s += double(g[pi.offset + j]) * g[pi.offset + j];
-    grad_sq[i] = s;
-    sq += s;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int64_t i = 0; i < tensors; ++i) {
+    const float* gg = g + params_[i].offset;
+    grad_sq[i] = sum4(params_[i].rows * params_[i].cols, [&](int64_t j) { return double(gg[j]) * gg[j]; });
   }
+  double sq = 0;
+  for (double s : grad_sq) sq += s;
   const double norm = std::sqrt(sq);
   const float clip = (cfg_.grad_clip > 0 && norm > cfg_.grad_clip) ? float(cfg_.grad_clip / norm) : 1.0f;
   ++t_;
@@ -51,29 +55,33 @@ double AdamW::step(float* p, float* g, double lr, std::vector<TensorNorms>* norm
   const float bc2 = float(1.0 - std::pow(cfg_.beta2, double(t_)));
   const float flr = float(lr);
   if (norms) norms->assign(params_.size(), {});
-  for (size_t i = 0; i < params_.size(); ++i) {
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int64_t i = 0; i < tensors; ++i) {
     const auto& pi = params_[i];
     const float wd = pi.decay ? float(cfg_.weight_decay) : 0.0f;
-    double upd_sq = 0, m_sq = 0, v_sq = 0;
     float* pp = p + pi.offset;
     const float* gg = g + pi.offset;
     float* mm = m_.data() + pi.offset;
     float* vv = v_.data() + pi.offset;
     const int64_t n = pi.rows * pi.cols;
+    double upd_sq[4] = {}, m_sq[4] = {}, v_sq[4] = {};  // sum4's accumulators, filled in the same pass
     for (int64_t j = 0; j < n; ++j) {
       const float gj = gg[j] * clip;
       mm[j] = b1 * mm[j] + (1 - b1) * gj;
       vv[j] = b2 * vv[j] + (1 - b2) * gj * gj;
       const float mhat = mm[j] / bc1, vhat = vv[j] / bc2;
-      const float upd = flr * (mhat / (std::sqrt(vhat) + eps) + wd * pp[j]);
-      pp[j] -= upd;
+      const float u = flr * (mhat / (std::sqrt(vhat) + eps) + wd * pp[j]);
+      pp[j] -= u;
       if (norms) {
-        upd_sq += double(upd) * upd;
-        m_sq += double(mm[j]) * mm[j];
-        v_sq += double(vv[j]) * vv[j];
+        upd_sq[j % 4] += double(u) * u;
+        m_sq[j % 4] += double(mm[j]) * mm[j];
+        v_sq[j % 4] += double(vv[j]) * vv[j];
       }
     }
-    if (norms) (*norms)[i] = {std::sqrt(grad_sq[i]), std::sqrt(upd_sq), std::sqrt(m_sq), std::sqrt(v_sq)};
+    if (norms) {
+      auto norm4 = [](const double (&a)[4]) { return std::sqrt((a[0] + a[1]) + (a[2] + a[3])); };
+      (*norms)[i] = {std::sqrt(grad_sq[i]), norm4(upd_sq), norm4(m_sq), norm4(v_sq)};
+    }
   }
   return norm;
 }
