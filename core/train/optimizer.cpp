@@ -64,18 +64,29 @@ double AdamW::step(float* p, float* g, double lr, std::vector<TensorNorms>* norm
     float* mm = m_.data() + pi.offset;
     float* vv = v_.data() + pi.offset;
     const int64_t n = pi.rows * pi.cols;
-    double upd_sq[4] = {}, m_sq[4] = {}, v_sq[4] = {};  // sum4's accumulators, filled in the same pass
-    for (int64_t j = 0; j < n; ++j) {
-      const float gj = gg[j] * clip;
-      mm[j] = b1 * mm[j] + (1 - b1) * gj;
-      vv[j] = b2 * vv[j] + (1 - b2) * gj * gj;
-      const float mhat = mm[j] / bc1, vhat = vv[j] / bc2;
-      const float u = flr * (mhat / (std::sqrt(vhat) + eps) + wd * pp[j]);
-      pp[j] -= u;
+    // Blocks of kBlock: the update loop vectorises (no reductions in it); the norms' sums then
+    // run over the block in sum4's order (element j into accumulator j % 4).
+    constexpr int64_t kBlock = 512;
+    double upd_sq[4] = {}, m_sq[4] = {}, v_sq[4] = {};
+    for (int64_t j0 = 0; j0 < n; j0 += kBlock) {
+      const int64_t len = std::min(kBlock, n - j0);
+      float u[kBlock];
+      for (int64_t j = 0; j < len; ++j) {
+        const float gj = gg[j0 + j] * clip;
+        const float mj = b1 * mm[j0 + j] + (1 - b1) * gj;
+        const float vj = b2 * vv[j0 + j] + (1 - b2) * gj * gj;
+        mm[j0 + j] = mj;
+        vv[j0 + j] = vj;
+        const float mhat = mj / bc1, vhat = vj / bc2;
+        u[j] = flr * (mhat / (std::sqrt(vhat) + eps) + wd * pp[j0 + j]);
+        pp[j0 + j] -= u[j];
+      }
       if (norms) {
-        upd_sq[j % 4] += double(u) * u;
-        m_sq[j % 4] += double(mm[j]) * mm[j];
-        v_sq[j % 4] += double(vv[j]) * vv[j];
+        for (int64_t j = 0; j < len; ++j) {
+          upd_sq[j % 4] += double(u[j]) * u[j];
+          m_sq[j % 4] += double(mm[j0 + j]) * mm[j0 + j];
+          v_sq[j % 4] += double(vv[j0 + j]) * vv[j0 + j];
+        }
       }
     }
     if (norms) {
