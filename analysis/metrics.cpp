@@ -9,7 +9,10 @@
 #include <filesystem>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
+
+#include "core/config/value.hpp"
 
 namespace fp4lab::analysis {
 
@@ -272,16 +275,52 @@ double tokens_at_step(const Curves& c, int64_t step) {
   return static_cast<double>(it->tokens);
 }
 
+// Key of one GEMM operand of one tensor: (tensor name, role, operand).
+using OperandUse = std::tuple<std::string, int, int>;
+
+// The format each operand use of a run ran in most often, from its recipe manifest (run file
+// attribute, YAML `uses:` list). Empty for a file without one or with one that does not parse.
+std::map<OperandUse, std::string> manifest_formats(const std::string& manifest) {
+  std::map<OperandUse, std::string> format;
+  if (manifest.empty()) return format;
+  Value doc;
+  try {
+    doc = parse_yaml_string(manifest, "recipe_manifest");
+  } catch (const std::exception&) {
+    return format;
+  }
+  const Value* uses = doc.is_map() ? doc.find("uses") : nullptr;
+  if (!uses || !uses->is_list()) return format;
+  std::map<OperandUse, long long> most;
+  for (const Value& u : uses->items()) {
+    const Value *tensor = u.find("tensor"), *gemm = u.find("gemm"), *operand = u.find("operand"),
+                *fmt = u.find("format"), *count = u.find("count");
+    if (!tensor || !gemm || !operand || !fmt || !count) continue;
+    for (int role = 0; role < 3; ++role)
+      for (int op = 0; op < 2; ++op) {
+        if (to_string(GemmRole(role)) != gemm->text() || operand_name(GemmRole(role), Operand(op)) != operand->text())
+          continue;
+        const OperandUse key{tensor->text(), role, op};
+        const long long n = count->as_int("count");
+        if (n > most[key]) most[key] = n, format[key] = fmt->text();
+      }
+  }
+  return format;
+}
+
 std::vector<QuantSeries> quant_series(const std::vector<const RunData*>& runs, const std::vector<const Curves*>& curves) {
-  // key = role*2 + operand; per key: step -> sums over tensors and seeds.
+  // key = (role*2 + operand, format); per key: step -> sums over tensors and seeds. Tensors that ran
+  // in different formats (a bf16 LM head, blocks kept in bf16) are separate series.
   struct Acc {
     double n = 0, sqnr = 0, flushed = 0, saturated = 0;
     double n_nv = 0, nv = 0, n_mx = 0, mx = 0;  // what-ifs (NaN: not applicable, or an older file)
   };
-  std::map<int, std::map<int64_t, Acc>> acc;
+  std::map<std::pair<int, std::string>, std::map<int64_t, Acc>> acc;
   std::map<int64_t, std::pair<double, int>> step_tokens;  // step -> (sum over runs, runs)
   for (size_t r = 0; r < runs.size(); ++r) {
     std::set<int64_t> seen;
+    const auto formats = manifest_formats(runs[r]->meta.recipe_manifest);
+    const auto& names = runs[r]->meta.tensor_names;
     for (const auto& q : runs[r]->quant) {
       if (seen.insert(q.step).second) {
         const double t = tokens_at_step(*curves[r], q.step);
@@ -291,7 +330,12 @@ std::vector<QuantSeries> quant_series(const std::vector<const RunData*>& runs, c
         }
       }
       if (!std::isfinite(q.sqnr_db)) continue;
-      Acc& a = acc[static_cast<int>(q.role) * 2 + static_cast<int>(q.operand)][q.step];
+      std::string format;
+      if (q.tensor >= 0 && size_t(q.tensor) < names.size()) {
+        const auto it = formats.find({names[size_t(q.tensor)], int(q.role), int(q.operand)});
+        if (it != formats.end()) format = it->second;
+      }
+      Acc& a = acc[{static_cast<int>(q.role) * 2 + static_cast<int>(q.operand), format}][q.step];
       a.n += 1;
       a.sqnr += q.sqnr_db;
       a.flushed += q.frac_flushed;
@@ -303,9 +347,10 @@ std::vector<QuantSeries> quant_series(const std::vector<const RunData*>& runs, c
   std::vector<QuantSeries> out;
   for (const auto& [key, by_step] : acc) {
     QuantSeries s;
-    s.role = static_cast<GemmRole>(key / 2);
-    s.operand = static_cast<Operand>(key % 2);
-    s.label = to_string(s.role) + " " + operand_name(s.role, s.operand);
+    s.role = static_cast<GemmRole>(key.first / 2);
+    s.operand = static_cast<Operand>(key.first % 2);
+    s.format = key.second;
+    s.label = to_string(s.role) + " " + operand_name(s.role, s.operand) + (s.format.empty() ? "" : " [" + s.format + "]");
     for (const auto& [step, a] : by_step) {
       const auto it = step_tokens.find(step);
       s.step.push_back(step);

@@ -117,10 +117,11 @@ struct SeriesBand {  // one quantity across the seeds of a config group, on thei
   std::vector<double> tokens, mean, min, max;
 };
 
-struct QuantSeries {  // one GEMM operand, averaged over tensors (and seeds) per telemetry step
+struct QuantSeries {  // one GEMM operand in one format, averaged over tensors (and seeds) per telemetry step
   GemmRole role = GemmRole::fprop;
   Operand operand = Operand::a;
-  std::string label;  // "fprop x"
+  std::string format;  // as the recipe manifest names it ("" when the run file has no manifest)
+  std::string label;   // "fprop x [fp4_e2m1/16 e4m3 1d rne]"
   std::vector<int64_t> step;
   std::vector<double> tokens, sqnr_db, frac_flushed, frac_saturated, whatif_nvfp4_sqnr_db, whatif_mxfp4_sqnr_db;
 };
@@ -178,7 +179,7 @@ struct BudgetFamily {
 
 struct QuantSummary {  // per group and GEMM operand, at the last telemetry step
   int group = -1;
-  std::string label;  // "fprop x"
+  std::string label;  // "fprop x [fp4_e2m1/16 e4m3 1d rne]"
   int64_t step = 0;
   double sqnr_db = kNaN, frac_flushed = kNaN, frac_saturated = kNaN;
   double whatif_nvfp4_sqnr_db = kNaN, whatif_mxfp4_sqnr_db = kNaN;

@@ -189,6 +189,7 @@ struct RunSpec {
   bool gnr = false;  // gnr/ records with the quant records: tensor 0 at 1.0 (below √3), tensor 1 at 5.0
   std::string config = "model: tiny\n";
   std::string coverage;
+  std::string manifest;  // the run file's recipe_manifest (YAML)
   std::string message;
 };
 
@@ -206,6 +207,7 @@ void write_run(const fs::path& dir, const RunSpec& spec) {
   meta.tensor_names = {"layers.0.mlp.up_proj", "layers.0.mlp.down_proj"};
   meta.entropy_rate = 3.0;
   meta.coverage = spec.coverage;
+  meta.recipe_manifest = spec.manifest;
   auto w = RunWriter::create((dir / (spec.id + ".h5")).string(), meta);
   for (int s = 1; s <= spec.steps; ++s) {
     const int64_t tokens = spec.tokens_per_step * s;
@@ -386,6 +388,41 @@ TEST_F(AnalysisTest, GridGapsMatchHandComputedValues) {
   }
   EXPECT_EQ(nv.quant[5].label, "wgrad x");
   EXPECT_FALSE(r.quant_summary.empty());
+}
+
+TEST_F(AnalysisTest, QuantSeriesSeparateTensorsThatRanInDifferentFormats) {
+  // up_proj ran every operand in nvfp4, down_proj in bf16 (a layer kept in high precision): each
+  // operand gets one series per format, not a mean over both.
+  std::string manifest = "uses:\n";
+  for (const char* gemm : {"fprop", "dgrad", "wgrad"})
+    for (int o = 0; o < 2; ++o) {
+      const std::string role = gemm, op = role == "fprop" ? (o ? "w" : "x") : role == "dgrad" ? (o ? "w" : "dy") : (o ? "x" : "dy");
+      manifest += "  - {tensor: \"layers.0.mlp.up_proj\", gemm: " + role + ", operand: " + op +
+                  ", format: \"fp4_e2m1/16 e4m3 1d rne\", count: 5}\n";
+      manifest += "  - {tensor: \"layers.0.mlp.down_proj\", gemm: " + role + ", operand: " + op +
+                  ", format: \"bf16 rne\", count: 5}\n";
+    }
+  GridManifest m;
+  m.grid = "ablations/test.yaml";
+  m.baseline = {{"recipe", "bf16"}};
+  for (int seed = 1; seed <= 2; ++seed) {
+    RunSpec b = spec("b" + std::to_string(seed)), n = spec("n" + std::to_string(seed), 0.02);
+    n.manifest = manifest;
+    write_run(dir_, b);
+    write_run(dir_, n);
+    m.cells.push_back(cell_info(2 * seed - 2, b.id, seed, "bf16"));
+    m.cells.push_back(cell_info(2 * seed - 1, n.id, seed, "nvfp4"));
+  }
+  write_grid_manifest(dir_.string(), m);
+  const AnalysisReport r = analyze_dir(dir_.string());
+  const GroupResult& nv = group(r, "recipe=nvfp4");
+  ASSERT_EQ(nv.quant.size(), 12u);
+  for (const auto& q : nv.quant) {  // sqnr = 18 + role + tensor + 0.01 step: tensor 0 nvfp4, 1 bf16
+    const int tensor = q.format == "bf16 rne" ? 1 : 0;
+    EXPECT_TRUE(q.format == "bf16 rne" || q.format == "fp4_e2m1/16 e4m3 1d rne") << q.format;
+    EXPECT_NEAR(q.sqnr_db.back(), 18 + static_cast<int>(q.role) + tensor + 2.0, 1e-5) << q.label;
+    EXPECT_EQ(q.label, to_string(q.role) + " " + operand_name(q.role, q.operand) + " [" + q.format + "]");
+  }
 }
 
 TEST_F(AnalysisTest, DefaultSettingsUseBaselineFinalAndCensor) {

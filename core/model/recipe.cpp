@@ -1,14 +1,9 @@
 // Recipe resolution and checks (see recipe.hpp): which LinearRecipe a layer uses at a given point of
-// training, and whether a recipe's operand specs can be combined in its GEMMs.
+// training.
 #include "core/model/recipe.hpp"
 
 namespace fp4lab {
 namespace {
-
-bool same_transform(const QuantSpec& a, const QuantSpec& b) {
-  if (a.rht != b.rht) return false;
-  return !a.rht || (a.rht_size == b.rht_size && a.rht_sign_seed == b.rht_sign_seed);
-}
 
 bool covered(Coverage c, LayerKind kind) {
   const bool attn = kind == LayerKind::q || kind == LayerKind::k || kind == LayerKind::v ||
@@ -53,11 +48,6 @@ std::string to_string(LayerKind k) {
   return "?";
 }
 
-bool LinearRecipe::any_quantized() const {
-  return fprop_x.quantized() || fprop_w.quantized() || dgrad_dy.quantized() ||
-         dgrad_w.quantized() || wgrad_dy.quantized() || wgrad_x.quantized();
-}
-
 static const LinearRecipe& layer_recipe(const RecipeConfig& r, LayerKind kind, int block, int n_blocks) {
   if (kind == LayerKind::lm_head) return r.quantize_lm_head ? r.quantized : r.high_precision;
   if (!covered(r.coverage, kind)) return r.high_precision;
@@ -75,13 +65,6 @@ LinearRecipe resolve_linear(const RecipeConfig& r, LayerKind kind, int block, in
   if (r.switch_wgrad) out.wgrad_dy = hp.wgrad_dy, out.wgrad_x = hp.wgrad_x;
   if (r.switch_fprop && r.switch_dgrad && r.switch_wgrad) out.bf16_output = hp.bf16_output;
   return out;
-}
-
-std::string validate(const LinearRecipe& r) {
-  if (!same_transform(r.fprop_x, r.fprop_w)) return "fprop: x and w must use the same RHT";
-  if (!same_transform(r.dgrad_dy, r.dgrad_w)) return "dgrad: dy and w must use the same RHT";
-  if (!same_transform(r.wgrad_dy, r.wgrad_x)) return "wgrad: dy and x must use the same RHT";
-  return "";
 }
 
 std::string validate(const RecipeConfig& r) {

@@ -4,23 +4,12 @@
 #pragma once
 #include <string>
 
-#include "core/quant/quant_spec.hpp"
+#include "core/ops/linear.hpp"
 
 namespace fp4lab {
 
 enum class LayerKind : uint8_t { q, k, v, attn_out, mlp_gate, mlp_up, mlp_down, lm_head };
 std::string to_string(LayerKind);
-
-// The six operands of a linear layer's three GEMMs (spec §3):
-//   fprop  Y  = X · Wᵀ      operands x  (rowwise, blocks along K)   and w (rowwise)
-//   dgrad  dX = dY · W      operands dy (rowwise, blocks along N)   and w (columnwise = Wᵀ)
-//   wgrad  dW = dYᵀ · X     operands dy (columnwise, along tokens)  and x (columnwise, along tokens)
-struct LinearRecipe {
-  QuantSpec fprop_x, fprop_w, dgrad_dy, dgrad_w, wgrad_dy, wgrad_x;
-  bool bf16_output = false;  // round each GEMM output to bf16, as the real recipe emits it
-  bool operator==(const LinearRecipe&) const = default;
-  bool any_quantized() const;
-};
 
 // When a precision schedule switches to the high-precision operands (see RecipeConfig).
 enum class SwitchAt : uint8_t {
@@ -63,10 +52,8 @@ struct RecipeConfig {
 LinearRecipe resolve_linear(const RecipeConfig& r, LayerKind kind, int block, int n_blocks,
                             int64_t tokens_seen);
 
-// Why a recipe cannot be run, or "" if it can. A random Hadamard transform rotates the reduction axis,
-// so both operands of a GEMM must use the same transform (or none). Shape checks (block sizes against
-// layer widths and token counts) are quantize()'s validate(spec, rows, cols).
-std::string validate(const LinearRecipe& r);
+// Why a recipe cannot be run, or "" if it can (each LinearRecipe by validate(LinearRecipe), plus the
+// coverage and schedule fields).
 std::string validate(const RecipeConfig& r);
 
 }  // namespace fp4lab

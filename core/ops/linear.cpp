@@ -193,6 +193,11 @@ bool accumulate_product(float* out, const float* a, Trans ta, const float* b, Tr
   return bad == 0;
 }
 
+bool same_transform(const QuantSpec& a, const QuantSpec& b) {
+  if (a.rht != b.rht) return false;
+  return !a.rht || (a.rht_size == b.rht_size && a.rht_sign_seed == b.rht_sign_seed);
+}
+
 // Q(Wᵀ) equals Q(W)ᵀ bit for bit: same spec, 16×16 tiles, deterministic rounding, no transform.
 bool dgrad_reuses_fprop_w(const LinearRecipe& r, const LinearState& st) {
   return r.dgrad_w == r.fprop_w && r.dgrad_w.tile == Tile::d2 &&
@@ -201,6 +206,18 @@ bool dgrad_reuses_fprop_w(const LinearRecipe& r, const LinearState& st) {
 }
 
 }  // namespace
+
+bool LinearRecipe::any_quantized() const {
+  return fprop_x.quantized() || fprop_w.quantized() || dgrad_dy.quantized() ||
+         dgrad_w.quantized() || wgrad_dy.quantized() || wgrad_x.quantized();
+}
+
+std::string validate(const LinearRecipe& r) {
+  if (!same_transform(r.fprop_x, r.fprop_w)) return "fprop: x and w must use the same RHT";
+  if (!same_transform(r.dgrad_dy, r.dgrad_w)) return "dgrad: dy and w must use the same RHT";
+  if (!same_transform(r.wgrad_dy, r.wgrad_x)) return "wgrad: dy and x must use the same RHT";
+  return "";
+}
 
 void LinearInput::bind(const float* x_new, int64_t m_new, int64_t k_new) {
   x = x_new;

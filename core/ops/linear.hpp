@@ -12,10 +12,25 @@
 #include <string>
 #include <vector>
 
-#include "core/model/recipe.hpp"
 #include "core/quant/quantize.hpp"
 
 namespace fp4lab {
+
+// The six operands of a linear layer's three GEMMs (spec §3):
+//   fprop  Y  = X · Wᵀ      operands x  (rowwise, blocks along K)   and w (rowwise)
+//   dgrad  dX = dY · W      operands dy (rowwise, blocks along N)   and w (columnwise = Wᵀ)
+//   wgrad  dW = dYᵀ · X     operands dy (columnwise, along tokens)  and x (columnwise, along tokens)
+struct LinearRecipe {
+  QuantSpec fprop_x, fprop_w, dgrad_dy, dgrad_w, wgrad_dy, wgrad_x;
+  bool bf16_output = false;  // round each GEMM output to bf16, as the real recipe emits it
+  bool operator==(const LinearRecipe&) const = default;
+  bool any_quantized() const;
+};
+
+// Why a linear recipe cannot be run, or "" if it can. A random Hadamard transform rotates the
+// reduction axis, so both operands of a GEMM must use the same transform (or none). Shape checks
+// (block sizes against layer widths and token counts) are quantize()'s validate(spec, rows, cols).
+std::string validate(const LinearRecipe& r);
 
 // The six operand uses, indexed [role][operand] with the numbering of the run file's GemmRole and
 // Operand: role fprop 0, dgrad 1, wgrad 2; operand a 0 (X or dY), b 1 (W or X).
