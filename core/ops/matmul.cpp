@@ -41,6 +41,7 @@ Grid tile_grid(int64_t m, int64_t n) {
   g.col_parts = ceil_div(n, g.cols);
   return g;
 }
+
 constexpr int64_t kTransposeTile = 64;  // multiple of 8: full tiles are 8×8 register transposes
 
 // out[c·ld_out + r] = in[r·ld_in + c] for an 8×8 block, in AVX registers.
@@ -85,15 +86,12 @@ void matmul(float* c, const float* a, Trans ta, const float* b, Trans tb, int64_
     const int64_t r0 = (t / g.col_parts) * g.rows, c0 = (t % g.col_parts) * g.cols;
     const int64_t rows = std::min(g.rows, m - r0), cols = std::min(g.cols, n - c0);
     TileR cc(c + r0 * n + c0, rows, cols, Eigen::OuterStride<>(n));
-    if (ta == Trans::n) {
-      const auto aa = a_nn.middleRows(r0, rows);  // [rows, k]
+    auto times_b = [&](const auto& aa) {  // aa: the tile's rows of op(A), [rows, k]
       if (tb == Trans::n) assign(cc, aa, b_nn.middleCols(c0, cols), accumulate);
       else assign(cc, aa, b_tt.middleRows(c0, cols).transpose(), accumulate);
-    } else {
-      const auto aa = a_tt.middleCols(r0, rows).transpose();  // [rows, k]
-      if (tb == Trans::n) assign(cc, aa, b_nn.middleCols(c0, cols), accumulate);
-      else assign(cc, aa, b_tt.middleRows(c0, cols).transpose(), accumulate);
-    }
+    };
+    if (ta == Trans::n) times_b(a_nn.middleRows(r0, rows));
+    else times_b(a_tt.middleCols(r0, rows).transpose());
   }
 }
 

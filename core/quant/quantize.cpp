@@ -212,13 +212,13 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   std::vector<float> unit_amax(static_cast<size_t>(rows), 0.0f);  // per row (pass 1) or band (pass 2)
   if (prepass) {
     const Rht rht = spec.rht ? make_rht(spec.rht_size, spec.rht_sign_seed) : Rht{};
+    const bool rht_gives_blocks = spec.rht && block_scaled && span == spec.rht_size;  // its vectors are the blocks
 #pragma omp parallel for schedule(static)
     for (int64_t r = 0; r < rows; ++r) {
       float* amax_row = block_scaled ? kept_block_amax.data() + r * spans : nullptr;
-      const bool vectors_are_blocks = block_scaled && span == spec.rht_size;  // RHT gives the block amaxes
-      float row_amax = spec.rht ? rht_row(rht, in + r * cols, out + r * cols, cols, vectors_are_blocks ? amax_row : nullptr)
+      float row_amax = spec.rht ? rht_row(rht, in + r * cols, out + r * cols, cols, rht_gives_blocks ? amax_row : nullptr)
                                 : 0.0f;
-      if (block_scaled && !(spec.rht && vectors_are_blocks)) {
+      if (block_scaled && !rht_gives_blocks) {
         block_abs_max(src + r * cols, span, spans, amax_row);
         for (int64_t b = 0; b < spans; ++b) row_amax = max_ignoring_nan(row_amax, amax_row[b]);
       } else if (!spec.rht) {

@@ -36,8 +36,6 @@ AdamW::AdamW(const OptimConfig& cfg, const std::vector<ParamInfo>& params, int64
     : cfg_(cfg), params_(params), m_(n, 0.f), v_(n, 0.f) {}
 
 double AdamW::step(float* p, float* g, double lr, std::vector<TensorNorms>* norms) {
-  // Tensors are independent tasks; each one's sums have a fixed order (sum4), so the update is
-  // the same for every thread count.
   const int64_t tensors = int64_t(params_.size());
   std::vector<double> grad_sq(params_.size(), 0.0);
 #pragma omp parallel for schedule(dynamic, 1)
@@ -65,9 +63,9 @@ double AdamW::step(float* p, float* g, double lr, std::vector<TensorNorms>* norm
     float* vv = v_.data() + pi.offset;
     const int64_t n = pi.rows * pi.cols;
     // Blocks of kBlock: the update loop vectorises (no reductions in it); the norms' sums then
-    // run over the block in sum4's order (element j into accumulator j % 4).
+    // run over the block in a fixed order.
     constexpr int64_t kBlock = 512;
-    double upd_sq[4] = {}, m_sq[4] = {}, v_sq[4] = {};
+    Sum4 upd_sq, m_sq, v_sq;
     for (int64_t j0 = 0; j0 < n; j0 += kBlock) {
       const int64_t len = std::min(kBlock, n - j0);
       float u[kBlock];
@@ -82,17 +80,15 @@ double AdamW::step(float* p, float* g, double lr, std::vector<TensorNorms>* norm
         pp[j0 + j] -= u[j];
       }
       if (norms) {
-        for (int64_t j = 0; j < len; ++j) {
-          upd_sq[j % 4] += double(u[j]) * u[j];
-          m_sq[j % 4] += double(mm[j0 + j]) * mm[j0 + j];
-          v_sq[j % 4] += double(vv[j0 + j]) * vv[j0 + j];
+        for (int64_t j = j0; j < j0 + len; ++j) {
+          upd_sq.add(j, double(u[j - j0]) * u[j - j0]);
+          m_sq.add(j, double(mm[j]) * mm[j]);
+          v_sq.add(j, double(vv[j]) * vv[j]);
         }
       }
     }
-    if (norms) {
-      auto norm4 = [](const double (&a)[4]) { return std::sqrt((a[0] + a[1]) + (a[2] + a[3])); };
-      (*norms)[i] = {std::sqrt(grad_sq[i]), norm4(upd_sq), norm4(m_sq), norm4(v_sq)};
-    }
+    if (norms)
+      (*norms)[i] = {std::sqrt(grad_sq[i]), std::sqrt(upd_sq.total()), std::sqrt(m_sq.total()), std::sqrt(v_sq.total())};
   }
   return norm;
 }

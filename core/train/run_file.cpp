@@ -142,32 +142,16 @@ void create_missing_column(h5::File& f, const Column& c, uint64_t rows) {
   create_empty_column(f, c);
   if (rows == 0) return;
   const std::string p = col_path(c.table, c.name);
+  auto fill = [&](auto placeholder) {
+    const std::vector<decltype(placeholder)> v(rows, placeholder);
+    f.append(p, v.data(), rows);
+  };
   switch (c.type) {
-    case ColType::f32: {
-      const std::vector<float> v(rows, std::numeric_limits<float>::quiet_NaN());
-      f.append(p, v.data(), rows);
-      break;
-    }
-    case ColType::f64: {
-      const std::vector<double> v(rows, std::numeric_limits<double>::quiet_NaN());
-      f.append(p, v.data(), rows);
-      break;
-    }
-    case ColType::i64: {
-      const std::vector<int64_t> v(rows, 0);
-      f.append(p, v.data(), rows);
-      break;
-    }
-    case ColType::i32: {
-      const std::vector<int32_t> v(rows, 0);
-      f.append(p, v.data(), rows);
-      break;
-    }
-    case ColType::u8: {
-      const std::vector<uint8_t> v(rows, 0);
-      f.append(p, v.data(), rows);
-      break;
-    }
+    case ColType::f32: fill(std::numeric_limits<float>::quiet_NaN()); break;
+    case ColType::f64: fill(std::numeric_limits<double>::quiet_NaN()); break;
+    case ColType::i64: fill(int64_t{0}); break;
+    case ColType::i32: fill(int32_t{0}); break;
+    case ColType::u8: fill(uint8_t{0}); break;
   }
 }
 
