@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <set>
 #include <stdexcept>
@@ -590,6 +591,169 @@ void budget_analysis(AnalysisReport& rep) {
   }
 }
 
+
+bool selects(const Selector& sel, const std::map<std::string, std::string>& vary) {
+  for (const auto& [k, v] : sel) {
+    auto it = vary.find(k);
+    if (it == vary.end() || !values_equal(it->second, v)) return false;
+  }
+  return true;
+}
+
+// Per seed, the statistic over the seeds that have a value (NaN: none), with CI.
+GapStats gap_stats(std::vector<double> per_seed, double confidence) {
+  GapStats g;
+  g.stats = seed_stats(per_seed, confidence);
+  g.per_seed = std::move(per_seed);
+  return g;
+}
+
+// One comparison: A group `ga` against B group `gb`; `family` (budget form) lists A's groups
+// across budgets, ascending by budget, or is empty (crossing form).
+Comparison compare_groups(const AnalysisReport& rep, const std::vector<Curves>& curves, const Selector& sa,
+                          const Selector& sb, int ga, int gb, const std::vector<std::pair<double, int>>& family) {
+  const ResolvedSettings& set = rep.settings;
+  Comparison cmp;
+  cmp.a_selector = sa;
+  cmp.b_selector = sb;
+  cmp.group_a = ga;
+  cmp.group_b = gb;
+  cmp.a = rep.groups[size_t(ga)].label;
+  cmp.b = rep.groups[size_t(gb)].label;
+  cmp.token_gap_form = family.empty() ? "crossing" : "multi_budget";
+  auto cell_of = [&](int group, int64_t seed) -> int {
+    for (int ci : rep.groups[size_t(group)].cells)
+      if (rep.cells[size_t(ci)].included && rep.cells[size_t(ci)].seed == seed) return ci;
+    return -1;
+  };
+  const WindowRule window{set.window_fraction, set.window_by_tokens, set.window_tokens_min, set.window_tokens_max};
+  const bool on_val = set.target_curve == TargetCurve::val;
+  std::vector<double> conv, fin, tok;
+  bool all_val = true;
+  std::vector<std::pair<int, int>> pairs;
+  for (int ci : rep.groups[size_t(ga)].cells) {
+    const CellResult& c = rep.cells[size_t(ci)];
+    const int ri = c.included ? cell_of(gb, c.seed) : -1;
+    if (ri < 0) continue;
+    pairs.push_back({ci, ri});
+    if (!std::isfinite(c.final_val_loss) || !std::isfinite(rep.cells[size_t(ri)].final_val_loss)) all_val = false;
+  }
+  cmp.final_gap_kind = all_val ? "val" : "train_ema";
+  for (const auto& [ci, ri] : pairs) {
+    const CellResult &c = rep.cells[size_t(ci)], &r = rep.cells[size_t(ri)];
+    cmp.seeds.push_back(c.seed);
+    const PairedGap pg = paired_window_gap(curves[size_t(ci)].steps, curves[size_t(ri)].steps, window);
+    conv.push_back(pg.n_steps > 0 ? pg.mean_gap : kNaN);
+    if (pg.n_steps > 0) {
+      if (cmp.window_step_hi == 0 || pg.step_lo < cmp.window_step_lo) cmp.window_step_lo = pg.step_lo;
+      cmp.window_step_hi = std::max(cmp.window_step_hi, pg.step_hi);
+    }
+    fin.push_back(all_val ? c.final_val_loss - r.final_val_loss : c.final_train_ema - r.final_train_ema);
+    double gap = kNaN;
+    int bound = 0;
+    if (family.empty()) {
+      const Curves &cc = curves[size_t(ci)], &rc = curves[size_t(ri)];
+      const double target = on_val ? r.final_val_loss : r.final_train_ema;
+      const Crossing ca = on_val ? first_crossing(cc.val_tokens, cc.val_loss, target) : first_crossing(cc.tokens, cc.ema, target);
+      const Crossing cb = on_val ? first_crossing(rc.val_tokens, rc.val_loss, target) : first_crossing(rc.tokens, rc.ema, target);
+      if (std::isfinite(target) && cb.reached && std::isfinite(ca.tokens)) {
+        gap = ca.tokens / cb.tokens - 1;
+        if (!ca.reached) ++cmp.token_gap_censored, bound = 1;
+      }
+    } else {  // multi-budget: A's finished runs of this seed at every budget, against B's final loss
+      std::vector<double> budgets, losses;
+      for (const auto& [budget, g] : family) {
+        const int ai = cell_of(g, c.seed);
+        if (ai < 0 || rep.cells[size_t(ai)].state != "done") break;
+        budgets.push_back(budget);
+        losses.push_back(all_val ? rep.cells[size_t(ai)].final_val_loss : rep.cells[size_t(ai)].final_train_ema);
+      }
+      const double base = rep.cells[size_t(ri)].tokens;
+      if (budgets.size() == family.size() && r.state == "done" && base > 0) {
+        const BudgetCrossing bc = budget_to_match(budgets, losses, all_val ? r.final_val_loss : r.final_train_ema);
+        gap = bc.budget / base - 1;
+        if (bc.match == BudgetMatch::above_all) ++cmp.token_gap_censored, bound = 1;
+        if (bc.match == BudgetMatch::below_all) ++cmp.token_gap_below, bound = -1;
+      }
+    }
+    tok.push_back(gap);
+    cmp.token_gap_bound.push_back(bound);
+  }
+  cmp.converged_gap = gap_stats(conv, set.confidence);
+  cmp.final_gap = gap_stats(fin, set.confidence);
+  cmp.token_gap = gap_stats(tok, set.confidence);
+  if (cmp.token_gap_censored > 0 || cmp.token_gap_below > 0) {  // bounds: no CI
+    cmp.token_gap.stats.has_ci = false;
+    cmp.token_gap.stats.ci_low = cmp.token_gap.stats.ci_high = kNaN;
+  }
+  if (pairs.empty()) cmp.note += "no seed has finished runs of both; ";
+  if (cmp.token_gap_below > 0)
+    cmp.note += fmt_count(cmp.token_gap_below, "seed") + " already below B's loss at A's smallest budget (upper bound); ";
+  if (cmp.note.size() >= 2) cmp.note.resize(cmp.note.size() - 2);
+  return cmp;
+}
+
+// The `compare:` pairs and the claims' pairs. For each A group (or, in the multi-budget form, each
+// family of A groups differing only in the budget key), the B group agreeing with it on the most
+// keys that neither selector names.
+void comparison_analysis(AnalysisReport& rep, const AnalysisSettings& manifest, const AnalysisSettings& overrides,
+                         const std::vector<Curves>& curves) {
+  const AnalysisSettings s = merge(manifest, overrides);
+  rep.claims = s.claims;
+  std::vector<std::pair<Selector, Selector>> pairs = s.compare;
+  for (const Claim& c : s.claims)
+    if (std::find(pairs.begin(), pairs.end(), std::make_pair(c.a, c.b)) == pairs.end()) pairs.push_back({c.a, c.b});
+  const std::string& budget_key = rep.settings.budget_key;
+  for (const auto& [sa, sb] : pairs) {
+    std::vector<int> as, bs;
+    std::vector<std::map<std::string, std::string>> vary;
+    for (const auto& g : rep.groups) {
+      vary.push_back(g.vary);
+      if (selects(sa, g.vary)) as.push_back(g.index);
+      if (selects(sb, g.vary)) bs.push_back(g.index);
+    }
+    if (as.empty() || bs.empty()) {
+      rep.notes.push_back("compare " + config_label(sa) + " vs " + config_label(sb) + ": " +
+                          (as.empty() ? "A" : "B") + " selects no config");
+      continue;
+    }
+    auto partner = [&](int g) {
+      std::map<std::string, std::string> rest = rep.groups[size_t(g)].vary;
+      for (const auto& [k, v] : sa) rest.erase(k);
+      for (const auto& [k, v] : sb) rest.erase(k);
+      return best_reference(rest, bs, vary);
+    };
+    const bool budget_form = rep.multi_budget && !sa.count(budget_key);
+    std::set<int> done;
+    for (int g : as) {
+      if (done.count(g)) continue;
+      std::vector<std::pair<double, int>> family;
+      int primary = g;
+      const int b = partner(g);
+      if (budget_form) {  // A's groups equal to g up to the budget key, ascending by budget
+        auto fam = rep.groups[size_t(g)].vary;
+        fam.erase(budget_key);
+        for (int h : as) {
+          auto hv = rep.groups[size_t(h)].vary;
+          const auto it = hv.find(budget_key);
+          hv.erase(budget_key);
+          if (hv != fam || it == rep.groups[size_t(h)].vary.end()) continue;
+          done.insert(h);
+          family.push_back({std::strtod(it->second.c_str(), nullptr), h});
+        }
+        std::sort(family.begin(), family.end());
+        const auto bb = rep.groups[size_t(b)].vary.find(budget_key);
+        for (const auto& [budget, h] : family)  // the A config at B's budget gives the per-step gaps
+          if (bb != rep.groups[size_t(b)].vary.end() && values_equal(rep.groups[size_t(h)].vary.at(budget_key), bb->second))
+            primary = h;
+        if (family.size() < 2) family.clear();
+      }
+      done.insert(g);
+      rep.comparisons.push_back(compare_groups(rep, curves, sa, sb, primary, b, family));
+    }
+  }
+}
+
 }  // namespace
 
 AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides) {
@@ -857,6 +1021,7 @@ AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides) 
 
   budget_analysis(rep);
   switch_analysis(runs, rep);
+  comparison_analysis(rep, runs.manifest.settings, overrides, curves);
 
   // Problem cells, so that nobody misses them.
   int problems = 0;
@@ -874,6 +1039,32 @@ AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides) 
 
 AnalysisReport analyze_dir(const std::string& dir, const AnalysisSettings& overrides) {
   return analyze(load_grid(dir), overrides);
+}
+
+}  // namespace fp4lab::analysis
+
+namespace fp4lab::analysis {
+
+std::string Comparison::token_gap_text() const {
+  const SeedStats& t = token_gap.stats;
+  if (t.n == 0) return "n/a";
+  auto pct = [](double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%+.1f%%", x * 100);
+    return std::string(buf);
+  };
+  if (token_gap_censored > 0)
+    return std::to_string(token_gap_censored) + " of " + std::to_string(t.n) + " seeds never reached it; lower bound > " + pct(t.mean);
+  if (token_gap_below > 0)
+    return std::to_string(token_gap_below) + " of " + std::to_string(t.n) + " seeds below at the smallest budget; upper bound < " + pct(t.mean);
+  if (!t.has_ci) return pct(t.mean) + " (1 seed)";
+  return pct(t.mean) + " [" + pct(t.ci_low) + ", " + pct(t.ci_high) + "]";
+}
+
+int find_comparison(const AnalysisReport& report, const Selector& a, const Selector& b) {
+  for (size_t i = 0; i < report.comparisons.size(); ++i)
+    if (report.comparisons[i].a_selector == a && report.comparisons[i].b_selector == b) return static_cast<int>(i);
+  return -1;
 }
 
 }  // namespace fp4lab::analysis

@@ -197,6 +197,36 @@ struct GnrSummary {
   std::string lowest_layer;   // the layer with the lowest GNR in the run where it is lowest
 };
 
+// A paired comparison between two configs of a grid (the `compare:` pairs and the claims'), seed
+// by seed over the seeds both ran: A − B of the converged-regime gap (per-step paired difference of
+// the raw train loss over the window, averaged per seed), of the final loss (validation when both
+// have it), and tokens-to-target of A against B's final loss — the crossing form T_A/T_B − 1 on
+// the smoothed train (or, for target baseline_final_val, validation) curve, or, when the budget key
+// varies among A's configs, the multi-budget form budget_A(L_B)/budget_B − 1. Student-t CIs over
+// seeds. A seed where A never reaches B's loss is censored: its value is a lower bound, the
+// comparison then has no CI and says "k of n seeds never reached it; lower bound".
+struct GapStats {
+  SeedStats stats;
+  std::vector<double> per_seed;  // in the order of Comparison::seeds (NaN: not available)
+};
+struct Comparison {
+  Selector a_selector, b_selector;
+  int group_a = -1, group_b = -1;  // indices into groups (A: the one at B's budget in budget form)
+  std::string a, b;                // group labels ("recipe=mxfp4")
+  std::vector<int64_t> seeds;      // paired seeds
+  GapStats converged_gap, final_gap, token_gap;
+  std::string final_gap_kind;      // "val" | "train_ema"
+  std::string token_gap_form;      // "crossing" | "multi_budget"
+  int token_gap_censored = 0;      // seeds whose value is a lower bound (A never reached)
+  int token_gap_below = 0;         // multi-budget: seeds already below B's loss at A's smallest budget
+  std::vector<int> token_gap_bound;  // per seed: +1 lower bound, -1 upper bound, 0 exact
+  int64_t window_step_lo = 0, window_step_hi = 0;
+  std::string note;
+  int n_seeds() const { return static_cast<int>(seeds.size()); }
+  // "+12.3% [+5.1, +19.5]" / "3 of 4 seeds never reached it; lower bound > +8.0%"
+  std::string token_gap_text() const;
+};
+
 struct AnalysisReport {
   std::string dir;
   ResolvedSettings settings;
@@ -209,8 +239,13 @@ struct AnalysisReport {
   std::vector<BudgetFamily> budget_families;
   std::vector<QuantSummary> quant_summary;
   std::vector<GnrSummary> gnr_summary;
+  std::vector<Comparison> comparisons;  // settings.compare, then each claim's pair not listed there
+  std::vector<Claim> claims;            // the grid's claims (analysis.claims), for the findings
   std::vector<std::string> notes;
 };
+
+// Which comparison a selector pair resolved to (-1: none); used by the findings.
+int find_comparison(const AnalysisReport& report, const Selector& a, const Selector& b);
 
 // Analyzes loaded runs. `overrides` beat the manifest's analysis section, which beats defaults.
 // Never throws for a bad cell (it is listed with its state); throws ConfigError for bad settings.

@@ -2,6 +2,8 @@
 // written by hand (a small indenting writer); names are documented in results/SCHEMA.md.
 #include "analysis/report.hpp"
 
+#include "analysis/json.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,105 +21,6 @@ namespace fp4lab::analysis {
 namespace fs = std::filesystem;
 
 namespace {
-
-// ---------------------------------------------------------------------------- JSON writer
-
-class Json {
- public:
-  std::string str() const { return out_ + "\n"; }
-
-  Json& begin_object(const char* key = nullptr) { return open(key, '{'); }
-  Json& end_object() { return close('}'); }
-  Json& begin_array(const char* key = nullptr) { return open(key, '['); }
-  Json& end_array() { return close(']'); }
-
-  Json& value(const char* key, double x) {
-    item(key);
-    if (!std::isfinite(x)) {
-      out_ += "null";
-    } else {
-      char buf[32];
-      const auto r = std::to_chars(buf, buf + sizeof buf, x);  // shortest round-trip form
-      out_.append(buf, r.ptr);
-    }
-    return *this;
-  }
-  Json& value(const char* key, int64_t x) {
-    item(key);
-    out_ += std::to_string(x);
-    return *this;
-  }
-  Json& value(const char* key, int x) { return value(key, static_cast<int64_t>(x)); }
-  Json& value(const char* key, bool b) {
-    item(key);
-    out_ += b ? "true" : "false";
-    return *this;
-  }
-  Json& value(const char* key, const std::string& s) {
-    item(key);
-    escape(s);
-    return *this;
-  }
-  Json& value(const char* key, const char* s) { return value(key, std::string(s)); }
-  Json& map(const char* key, const std::map<std::string, std::string>& m) {
-    begin_object(key);
-    for (const auto& [k, v] : m) value(k.c_str(), v);
-    return end_object();
-  }
-
- private:
-  Json& open(const char* key, char c) {
-    item(key);
-    out_ += c;
-    first_.push_back(true);
-    return *this;
-  }
-  Json& close(char c) {
-    const bool empty = first_.back();
-    first_.pop_back();
-    if (!empty) newline();
-    out_ += c;
-    return *this;
-  }
-  void item(const char* key) {
-    if (!first_.empty()) {
-      if (!first_.back()) out_ += ',';
-      first_.back() = false;
-      newline();
-    }
-    if (key) {
-      escape(key);
-      out_ += ": ";
-    }
-  }
-  void newline() {
-    out_ += '\n';
-    out_.append(2 * first_.size(), ' ');
-  }
-  void escape(const std::string& s) {
-    out_ += '"';
-    for (unsigned char c : s) {
-      switch (c) {
-        case '"': out_ += "\\\""; break;
-        case '\\': out_ += "\\\\"; break;
-        case '\n': out_ += "\\n"; break;
-        case '\r': out_ += "\\r"; break;
-        case '\t': out_ += "\\t"; break;
-        default:
-          if (c < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            out_ += buf;
-          } else {
-            out_ += static_cast<char>(c);
-          }
-      }
-    }
-    out_ += '"';
-  }
-  std::string out_;
-  std::vector<bool> first_;
-};
 
 void stats(Json& j, const char* key, const SeedStats& s, double confidence) {
   j.begin_object(key)
@@ -388,6 +291,34 @@ std::string to_json(const AnalysisReport& r) {
   }
   j.end_array();
 
+  j.begin_array("comparisons");
+  for (const auto& c : r.comparisons) {
+    auto gap = [&](const char* key, const GapStats& g, bool with_ci) {
+      j.begin_object(key).value("n", g.stats.n).value("mean", g.stats.mean).value("sd", g.stats.sd);
+      j.value("ci_low", with_ci ? g.stats.ci_low : kNaN).value("ci_high", with_ci ? g.stats.ci_high : kNaN);
+      j.value("ci_level", with_ci && g.stats.has_ci ? conf : kNaN);
+      j.begin_array("per_seed");
+      for (double x : g.per_seed) j.value(nullptr, x);
+      j.end_array();
+    };
+    j.begin_object();
+    j.value("a", c.a).value("b", c.b).map("a_selector", c.a_selector).map("b_selector", c.b_selector);
+    j.value("n_seeds", c.n_seeds());
+    j.begin_array("seeds");
+    for (int64_t seed : c.seeds) j.value(nullptr, seed);
+    j.end_array();
+    gap("converged_gap", c.converged_gap, true);
+    j.value("window_step_lo", c.window_step_lo).value("window_step_hi", c.window_step_hi).end_object();
+    gap("final_gap", c.final_gap, true);
+    j.value("kind", c.final_gap_kind).end_object();
+    gap("token_gap", c.token_gap, true);
+    j.value("form", c.token_gap_form).value("censored", c.token_gap_censored).value("below", c.token_gap_below);
+    j.value("lower_bound", c.token_gap_censored > 0).value("text", c.token_gap_text()).end_object();
+    j.value("note", c.note);
+    j.end_object();
+  }
+  j.end_array();
+
   j.begin_array("quant");
   for (const auto& q : r.quant_summary) {
     j.begin_object()
@@ -449,6 +380,19 @@ std::string summary_table(const AnalysisReport& r) {
   return out;
 }
 
+std::string comparison_table(const AnalysisReport& r) {
+  if (r.comparisons.empty()) return "";
+  std::string out = header_row({"A", "B", "seeds", "converged gap A − B (nats)", "CI", "final gap A − B (nats)", "CI",
+                                "tokens A needs for B's final loss", "note"});
+  for (const auto& c : r.comparisons) {
+    const std::string form = c.token_gap_form == "multi_budget" ? " (budgets)" : "";
+    out += row({c.a, c.b, std::to_string(c.n_seeds()), fixed(c.converged_gap.stats.mean, 4, true),
+                ci_text(c.converged_gap.stats, 4), fixed(c.final_gap.stats.mean, 4, true) + " (" + c.final_gap_kind + ")",
+                ci_text(c.final_gap.stats, 4), c.token_gap_text() + form, c.note});
+  }
+  return out;
+}
+
 std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>& images, const std::string& base_dir) {
   const ResolvedSettings& s = r.settings;
   const std::string conf = fixed(s.confidence * 100, 0) + "%";
@@ -474,6 +418,8 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
   }
 
   md << "## Summary by config (mean over seeds, " << conf << " CI)\n\n" << summary_table(r) << "\n";
+
+  if (!r.comparisons.empty()) md << "## Comparisons (A − B, paired by seed, " << conf << " CI)\n\n" << comparison_table(r) << "\n";
 
   md << "## Tokens to target\n\n";
   md << "Per seed: target, tokens at which the curve first reaches it (\"> budget\" = never reached, "
@@ -690,6 +636,24 @@ std::string to_csv(const AnalysisReport& r) {
           csv_num(g.token_gap.ci_high), csv_num(g.entropy_gap.mean), csv_num(g.recovered_fraction), g.coverage,
           g.note},
          g.vary);
+  }
+  for (const auto& c : r.comparisons) {
+    const SeedStats &fg = c.final_gap.stats, &cg = c.converged_gap.stats, &tg = c.token_gap.stats;
+    std::vector<std::string> f(cols.size());
+    auto set = [&](const char* col, const std::string& v) {
+      f[size_t(std::find(cols.begin(), cols.end(), col) - cols.begin())] = v;
+    };
+    set("level", "comparison");
+    set("config", c.a + " vs " + c.b);
+    set("is_baseline", "0");
+    set("n_seeds", std::to_string(c.n_seeds()));
+    set("final_loss_kind", c.final_gap_kind);
+    set("final_gap", csv_num(fg.mean)), set("final_gap_ci_low", csv_num(fg.ci_low)), set("final_gap_ci_high", csv_num(fg.ci_high));
+    set("conv_gap", csv_num(cg.mean)), set("conv_gap_ci_low", csv_num(cg.ci_low)), set("conv_gap_ci_high", csv_num(cg.ci_high));
+    set("token_gap", csv_num(tg.mean)), set("token_gap_ci_low", csv_num(tg.ci_low)), set("token_gap_ci_high", csv_num(tg.ci_high));
+    set("token_gap_censored", std::to_string(c.token_gap_censored));
+    set("note", c.note);
+    emit(f, {});
   }
   for (const auto& c : r.cells) {
     const PairedGap& p = c.converged;

@@ -21,7 +21,10 @@ std::string to_markdown(const AnalysisReport& report, const std::vector<std::str
                         const std::string& base_dir = "");
 // Just the per-config summary table of the Markdown report (for a terminal: `fp4lab analyze`).
 std::string summary_table(const AnalysisReport& report);
-// One row per config group (level=group) and per cell (level=cell), full precision.
+// The "Comparisons" table (the grid's `compare:` pairs and claims; "" if none).
+std::string comparison_table(const AnalysisReport& report);
+// One row per config group (level=group), per comparison (level=comparison) and per cell
+// (level=cell), full precision.
 std::string to_csv(const AnalysisReport& report);
 
 // Writes `content` to `path` via a temporary file in the same directory and a rename, so a

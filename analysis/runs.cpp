@@ -87,6 +87,60 @@ void write_atomic(const fs::path& path, const std::string& text) {
   }
 }
 
+std::pair<Selector, Selector> parse_pair(const Value& pair, const std::string& key) {
+  if (!pair.is_list() || pair.items().size() != 2 || !pair.items()[0].is_map() || !pair.items()[1].is_map())
+    throw ConfigError(pair.loc(), key, "expected a pair [A, B] of selectors, e.g. [{recipe: mxfp4}, {recipe: nvfp4}]");
+  auto a = string_map(pair.items()[0], key), b = string_map(pair.items()[1], key);
+  if (a.empty() || b.empty()) throw ConfigError(pair.loc(), key, "a selector names at least one axis");
+  if (a == b) throw ConfigError(pair.loc(), key, "A and B select the same cells");
+  return {a, b};
+}
+
+Claim parse_claim(const Value& c, const std::string& key) {
+  if (!c.is_map()) throw ConfigError(c.loc(), key, "expected a map (id, claim, source, compare, metric, direction, published)");
+  Claim out;
+  bool has_compare = false;
+  for (const auto& e : c.entries()) {
+    const std::string k = key + "." + e.key;
+    if (e.key == "id") out.id = e.value.as_string(k);
+    else if (e.key == "claim") out.claim = e.value.as_string(k);
+    else if (e.key == "source") out.source = e.value.as_string(k);
+    else if (e.key == "published") out.published = e.value.as_string(k);
+    else if (e.key == "note") out.note = e.value.as_string(k);
+    else if (e.key == "compare") {
+      std::tie(out.a, out.b) = parse_pair(e.value, k);
+      has_compare = true;
+    } else if (e.key == "metric") {
+      out.metric = e.value.as_string(k);
+      if (out.metric != "converged_gap" && out.metric != "final_gap" && out.metric != "token_gap")
+        throw ConfigError(e.value.loc(), k, "expected converged_gap, final_gap or token_gap, got '" + out.metric + "'");
+    } else if (e.key == "direction") {
+      const std::string d = e.value.as_string(k);
+      if (d == "a_worse") out.direction = 1;
+      else if (d == "a_better") out.direction = -1;
+      else throw ConfigError(e.value.loc(), k, "expected a_worse (A − B > 0 published) or a_better, got '" + d + "'");
+    } else {
+      throw ConfigError(e.key_loc, k, "unknown claim key (known: id, claim, source, compare, metric, direction, published, note)");
+    }
+  }
+  if (out.id.empty()) throw ConfigError(c.loc(), key, "a claim needs an `id`");
+  if (!has_compare) throw ConfigError(c.loc(), key + "." + out.id, "a claim needs `compare: [A, B]`");
+  return out;
+}
+
+Value selector_value(const Selector& sel) {
+  Value v = Value::map();
+  for (const auto& [k, x] : sel) v.set(k, Value::scalar(x));
+  return v;
+}
+
+Value pair_value(const Selector& a, const Selector& b) {
+  Value l = Value::list();
+  l.push_back(selector_value(a));
+  l.push_back(selector_value(b));
+  return l;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------- settings
@@ -145,10 +199,16 @@ AnalysisSettings parse_analysis_settings(const Value& section) {
       const double x = v.as_double(key);
       if (!(x > 0 && x < 1)) throw ConfigError(v.loc(), key, "expected 0 < confidence < 1, got " + v.text());
       s.confidence = x;
+    } else if (e.key == "compare") {
+      if (!v.is_list()) throw ConfigError(v.loc(), key, "expected a list of [A, B] pairs, e.g. [[{recipe: mxfp4}, {recipe: nvfp4}]]");
+      for (const auto& pair : v.items()) s.compare.push_back(parse_pair(pair, key));
+    } else if (e.key == "claims") {
+      if (!v.is_list()) throw ConfigError(v.loc(), key, "expected a list of claims");
+      for (const auto& c : v.items()) s.claims.push_back(parse_claim(c, key));
     } else {
       throw ConfigError(e.key_loc, key,
                         "unknown analysis key (known: target, target_curve, ema, window, window_tokens, "
-                        "budget_key, confidence)");
+                        "budget_key, confidence, compare, claims)");
     }
   }
   return s;
@@ -173,6 +233,8 @@ AnalysisSettings merge(AnalysisSettings base, const AnalysisSettings& o) {
   if (o.window_tokens) base.window_tokens = o.window_tokens;
   if (o.budget_key) base.budget_key = o.budget_key;
   if (o.confidence) base.confidence = o.confidence;
+  if (!o.compare.empty()) base.compare = o.compare;
+  if (!o.claims.empty()) base.claims = o.claims;
   return base;
 }
 
@@ -219,6 +281,27 @@ Value to_value(const AnalysisSettings& s) {
   }
   if (s.budget_key) v.set("budget_key", Value::scalar(*s.budget_key));
   if (s.confidence) v.set("confidence", Value::scalar(number_text(*s.confidence)));
+  if (!s.compare.empty()) {
+    Value l = Value::list();
+    for (const auto& [a, b] : s.compare) l.push_back(pair_value(a, b));
+    v.set("compare", l);
+  }
+  if (!s.claims.empty()) {
+    Value l = Value::list();
+    for (const Claim& c : s.claims) {
+      Value m = Value::map();
+      m.set("id", Value::scalar(c.id));
+      if (!c.claim.empty()) m.set("claim", Value::scalar(c.claim, {}, true));
+      if (!c.source.empty()) m.set("source", Value::scalar(c.source, {}, true));
+      m.set("compare", pair_value(c.a, c.b));
+      m.set("metric", Value::scalar(c.metric));
+      m.set("direction", Value::scalar(c.direction > 0 ? "a_worse" : "a_better"));
+      if (!c.published.empty()) m.set("published", Value::scalar(c.published, {}, true));
+      if (!c.note.empty()) m.set("note", Value::scalar(c.note, {}, true));
+      l.push_back(m);
+    }
+    v.set("claims", l);
+  }
   return v;
 }
 

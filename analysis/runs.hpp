@@ -40,6 +40,26 @@ constexpr const char* kDefaultBudgetKey = "train.tokens";
 //   window_tokens: [2.0e6, 4.0e6]      (or an explicit token range; overrides window)
 //   budget_key: train.tokens     (the key whose variation makes the multi-budget form)
 //   confidence: 0.95
+//   compare: [[{recipe: mxfp4}, {recipe: nvfp4}], ...]   (paired comparisons A vs B, see metrics.hpp)
+//   claims: [{id, claim, source, compare: [A, B], metric, direction, published}, ...]   (findings.hpp)
+
+// Cells selected by axis values, as `baseline:` selects them: axis (dotted key) -> value label.
+using Selector = std::map<std::string, std::string>;
+
+// A published claim that a grid tests: A − B of `metric` (converged_gap, final_gap or token_gap)
+// has the sign `direction` (YAML a_worse = +1: A has the higher loss / needs more tokens;
+// a_better = -1).
+struct Claim {
+  std::string id;         // short name, unique across a findings suite
+  std::string claim;      // the claim in words
+  std::string source;     // spec/published-results.md section
+  Selector a, b;
+  std::string metric = "converged_gap";
+  int direction = 1;
+  std::string published;  // the published number, as text ("+36% tokens", "+0.026 nats")
+  std::string note;       // e.g. "shows only at scale"
+};
+
 struct AnalysisSettings {
   std::optional<std::string> target;
   std::optional<TargetCurve> target_curve;
@@ -48,6 +68,8 @@ struct AnalysisSettings {
   std::optional<std::pair<double, double>> window_tokens;
   std::optional<std::string> budget_key;
   std::optional<double> confidence;
+  std::vector<std::pair<Selector, Selector>> compare;  // (A, B) pairs; merged: overrides replace
+  std::vector<Claim> claims;
 };
 
 enum class TargetRule { baseline_final, baseline_final_val, fixed };

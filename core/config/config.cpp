@@ -9,6 +9,9 @@
 #include <filesystem>
 #include <map>
 
+#include "core/io/corpus.hpp"
+#include "core/io/fnv.hpp"
+
 namespace fp4lab {
 
 std::string to_string(LrSchedule s) {
@@ -212,7 +215,7 @@ FieldTable make_table() {
   t.add_float("optim.decay_fraction", "wsd: fraction of tokens in the final decay",
               [](Config& c) -> double& { return c.optim.decay_fraction; });
   // data
-  t.add_string("data.source", "synthetic, or a text file or directory", [](Config& c) -> std::string& { return c.data.source; });
+  t.add_string("data.source", "synthetic, a named corpus (fortunes), or a text file or directory (its text files, sorted; binary files and symlinks skipped)", [](Config& c) -> std::string& { return c.data.source; });
   t.add_float("data.val_fraction", "held-out fraction of the token stream", [](Config& c) -> double& { return c.data.val_fraction; });
   t.add_int("data.synthetic_vocab", "symbols of the synthetic Markov chain", [](Config& c) -> int& { return c.data.synthetic_vocab; });
   t.add_i64("data.synthetic_tokens", "length of the synthetic corpus", [](Config& c) -> int64_t& { return c.data.synthetic_tokens; });
@@ -501,6 +504,18 @@ void validate_config(const Config& c, const KeyOrigins& origins) {
     fail("data.synthetic_vocab", "larger than model.vocab");
   if (c.data.synthetic_vocab < 2) fail("data.synthetic_vocab", "must be >= 2");
   if (!(c.data.val_fraction > 0 && c.data.val_fraction < 0.5)) fail("data.val_fraction", "must be in (0, 0.5)");
+  {  // the corpus exists, is readable and is long enough for this run (checked at plan time)
+    int64_t total = c.data.synthetic_tokens;
+    if (c.data.source != "synthetic") {
+      try {
+        total = find_corpus(c.data.source).bytes;
+      } catch (const CorpusError& e) {
+        fail("data.source", e.what());
+      }
+    }
+    const std::string why = data_too_short(total, c.data.val_fraction, m.seq_len, c.train.batch_size, c.train.val_tokens);
+    if (!why.empty()) fail(c.data.source == "synthetic" ? "data.synthetic_tokens" : "data.source", why);
+  }
   if (c.recipe.keep_first < 0 || c.recipe.keep_last < 0 || c.recipe.keep_first + c.recipe.keep_last > m.n_layers)
     fail("recipe.keep_last", "keep_first + keep_last must be within [0, n_layers]");
   if (c.train.tokens < static_cast<int64_t>(c.train.batch_size) * m.seq_len)
@@ -562,11 +577,24 @@ std::string canonical_yaml(const Config& c) {
 
 std::string config_id(const Config& c) {
   const std::string text = canonical_yaml(c);
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ull;
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return std::string(buf, 12);
+  Fnv64 fnv;
+  fnv.add(text.data(), text.size());
+  return fnv.hex().substr(0, 12);
+}
+
+int64_t held_out_tokens(int64_t total, double val_fraction) {
+  return static_cast<int64_t>(std::llround(double(total) * val_fraction));
+}
+
+std::string data_too_short(int64_t total, double val_fraction, int seq_len, int batch_size, int64_t val_tokens) {
+  const int64_t n_val = held_out_tokens(total, val_fraction), n_train = total - n_val;
+  const int64_t need_train = int64_t(batch_size) * (seq_len + 1);
+  const int64_t need_val = std::max<int64_t>(1, val_tokens / seq_len) * (seq_len + 1);
+  if (n_train >= need_train && n_val >= need_val) return "";
+  return "too short for this run: " + std::to_string(total) + " tokens give " + std::to_string(n_train) +
+         " for training (needs >= " + std::to_string(need_train) + ": one batch of distinct windows) and " +
+         std::to_string(n_val) + " held out (needs >= " + std::to_string(need_val) +
+         " for train.val_tokens); use a longer corpus or smaller batch, seq_len or val_tokens";
 }
 
 }  // namespace fp4lab

@@ -129,6 +129,13 @@ int64_t switch_point_tokens(const Config& c);
 // The recipe a run trains with: c.recipe with a fraction/decay switch resolved to switch_at tokens.
 RecipeConfig run_recipe(const Config& c);
 
+// The data split: the tail llround(total · val_fraction) tokens are held out for validation.
+int64_t held_out_tokens(int64_t total, double val_fraction);
+// Why a stream of `total` tokens is too short for a run ("" if it is not): the training part must
+// hold one batch of distinct windows (batch_size · (seq_len + 1) tokens) and the held-out part the
+// validation windows the run asks for (max(1, val_tokens / seq_len) windows of seq_len + 1).
+std::string data_too_short(int64_t total, double val_fraction, int seq_len, int batch_size, int64_t val_tokens);
+
 // The canonical resolved config: every field in declaration order, as nested YAML.
 std::string canonical_yaml(const Config& c);
 // Short stable id of a config: 12 hex digits of the 64-bit FNV-1a hash of canonical_yaml().

@@ -3,10 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 
+#include "core/io/corpus.hpp"
+#include "core/io/fnv.hpp"
 #include "core/train/random.hpp"
 
 namespace fp4lab {
@@ -71,27 +70,6 @@ static std::vector<int32_t> generate(const MarkovChain2& mc, int64_t n, uint64_t
   return out;
 }
 
-static std::vector<int32_t> read_bytes(const std::string& source) {
-  namespace fs = std::filesystem;
-  std::vector<fs::path> files;
-  if (fs::is_directory(source)) {
-    for (const auto& e : fs::recursive_directory_iterator(source))
-      if (e.is_regular_file()) files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-  } else if (fs::is_regular_file(source)) {
-    files.push_back(source);
-  } else {
-    throw ConfigError(SourceLoc{"data.source", 0, 0}, "data.source", "no such file or directory: " + source);
-  }
-  std::vector<int32_t> tokens;
-  for (const auto& f : files) {
-    std::ifstream in(f, std::ios::binary);
-    std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    for (char ch : bytes) tokens.push_back(static_cast<unsigned char>(ch));
-  }
-  return tokens;
-}
-
 TokenData load_data(const DataConfig& cfg, int seq_len) {
   TokenData d;
   std::vector<int32_t> all;
@@ -102,14 +80,28 @@ TokenData load_data(const DataConfig& cfg, int seq_len) {
     d.description = "synthetic order-2 Markov chain, " + std::to_string(cfg.synthetic_vocab) + " symbols, " +
                     std::to_string(cfg.synthetic_tokens) + " tokens";
   } else {
-    all = read_bytes(cfg.source);
-    d.description = cfg.source + " (" + std::to_string(all.size()) + " bytes)";
+    try {
+      const Corpus& corpus = find_corpus(cfg.source);
+      const std::vector<unsigned char> bytes = read_corpus(corpus);
+      all.assign(bytes.begin(), bytes.end());
+      for (const auto& f : corpus.files) d.files.push_back(f.path + "\t" + std::to_string(f.bytes));
+      d.description = (corpus.root == cfg.source ? cfg.source : cfg.source + ": " + corpus.root) + " (" +
+                      std::to_string(corpus.bytes) + " bytes, " + std::to_string(corpus.files.size()) + " files)";
+    } catch (const CorpusError& e) {
+      throw ConfigError(SourceLoc{"data.source", 0, 0}, "data.source", e.what());
+    }
   }
-  const int64_t n_val = static_cast<int64_t>(std::llround(all.size() * cfg.val_fraction));
-  const int64_t n_train = static_cast<int64_t>(all.size()) - n_val;
-  if (n_train < 4 * int64_t(seq_len + 1) || n_val < int64_t(seq_len + 1))
-    throw ConfigError(SourceLoc{"data.source", 0, 0}, "data.source",
-                      "data too short: " + std::to_string(all.size()) + " tokens for seq_len " + std::to_string(seq_len));
+  if (const std::string why = data_too_short(int64_t(all.size()), cfg.val_fraction, seq_len, 1, seq_len); !why.empty())
+    throw ConfigError(SourceLoc{"data.source", 0, 0}, "data.source", why);
+  Fnv64 fnv;  // text: one byte per token (= FNV-1a of the files concatenated); synthetic: int32 LE
+  for (int32_t t : all) {
+    const unsigned char le[4] = {static_cast<unsigned char>(t), static_cast<unsigned char>(t >> 8),
+                                 static_cast<unsigned char>(t >> 16), static_cast<unsigned char>(t >> 24)};
+    fnv.add(le, cfg.source == "synthetic" ? 4 : 1);
+  }
+  d.hash = fnv.hex();
+  d.bytes = static_cast<int64_t>(all.size());
+  const int64_t n_train = static_cast<int64_t>(all.size()) - held_out_tokens(int64_t(all.size()), cfg.val_fraction);
   d.train.assign(all.begin(), all.begin() + n_train);
   d.val.assign(all.begin() + n_train, all.end());
   return d;

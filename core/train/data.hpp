@@ -13,11 +13,15 @@ namespace fp4lab {
 struct TokenData {
   std::vector<int32_t> train, val;
   double entropy_rate = -1;  // nats/token of the source (synthetic only), else -1
-  std::string description;
+  std::string description;   // "fortunes: /usr/share/games/fortunes (2583424 bytes, 43 files)"
+  std::vector<std::string> files;  // "PATH\tBYTES" per file read, in order (empty for synthetic)
+  int64_t bytes = 0;               // tokens in the whole stream (train + validation)
+  std::string hash;                // FNV-1a 64 of the whole token stream (one byte per token), hex
 };
 
-// Synthetic corpus or the bytes of `cfg.source` (a file, or every regular file of a directory in
-// sorted path order). Throws ConfigError if the source is missing or too short.
+// Synthetic corpus or the bytes of `cfg.source` (a named corpus, a file, or a directory's text
+// files; core/io/corpus.hpp). Throws ConfigError naming data.source if the source is missing or
+// too short (the same rule validate_config applies at plan time).
 TokenData load_data(const DataConfig& cfg, int seq_len);
 
 // Batch for `step` (1-based): B windows of T+1 tokens at offsets drawn from (seed, step, b).

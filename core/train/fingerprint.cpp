@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/io/fnv.hpp"
 #include "core/quant/quantize.hpp"
 #include "core/train/random.hpp"
 
@@ -29,15 +30,7 @@ std::vector<float> canary() {
   return x;
 }
 
-struct Fnv {
-  uint64_t h = 1469598103934665603ull;
-  void add(const void* p, size_t n) {
-    const auto* b = static_cast<const unsigned char*>(p);
-    for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
-  }
-};
-
-void hash_spec(Fnv& fnv, const QuantSpec& spec) {
+void hash_spec(Fnv64& fnv, const QuantSpec& spec) {
   static const std::vector<float> x = canary();
   std::vector<float> out(x.size());
   std::vector<uint8_t> codes, scales;
@@ -53,26 +46,20 @@ void hash_spec(Fnv& fnv, const QuantSpec& spec) {
   fnv.add(&amax, sizeof amax);
 }
 
-std::string hex(uint64_t h) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
-
 }  // namespace
 
 std::string numerics_fingerprint(const QuantSpec& spec) {
-  Fnv fnv;
+  Fnv64 fnv;
   hash_spec(fnv, spec);
-  return hex(fnv.h);
+  return fnv.hex();
 }
 
 std::string numerics_fingerprint(const RecipeConfig& r) {
-  Fnv fnv;
+  Fnv64 fnv;
   for (const LinearRecipe* lr : {&r.quantized, &r.high_precision})
     for (const QuantSpec* s : {&lr->fprop_x, &lr->fprop_w, &lr->dgrad_dy, &lr->dgrad_w, &lr->wgrad_dy, &lr->wgrad_x})
       hash_spec(fnv, *s);
-  return hex(fnv.h);
+  return fnv.hex();
 }
 
 }  // namespace fp4lab

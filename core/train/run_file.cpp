@@ -311,6 +311,10 @@ RunWriter RunWriter::create(const std::string& path, const RunMeta& meta) {
   f.set_attr("/", "coverage", meta.coverage);
   f.set_attr("/", "fingerprint", meta.fingerprint);
   f.set_attr("/", "tensor_names", names);
+  f.set_attr("/", "data_source", meta.data_source);
+  f.set_attr("/", "data_files", meta.data_files);
+  f.set_attr("/", "data_tokens", meta.data_tokens);
+  f.set_attr("/", "data_hash", meta.data_hash);
   for (const auto& c : kColumns) create_empty_column(f, c);
   f.flush();
   return RunWriter(std::move(impl));
@@ -445,6 +449,10 @@ RunData read_run_once(const std::string& path, bool with_telemetry) {
   d.meta.recipe_manifest = attr_string_or(f, "recipe_manifest", "");
   d.meta.coverage = attr_string_or(f, "coverage", "");
   d.meta.fingerprint = attr_string_or(f, "fingerprint", "");
+  d.meta.data_source = attr_string_or(f, "data_source", "");
+  d.meta.data_files = attr_string_or(f, "data_files", "");
+  d.meta.data_tokens = f.has_attr("/", "data_tokens") ? f.attr_int("/", "data_tokens") : 0;
+  d.meta.data_hash = attr_string_or(f, "data_hash", "");
   try {
     d.status = parse_run_status(attr_string_or(f, "status", "running"));
   } catch (const std::invalid_argument& e) {

@@ -11,7 +11,7 @@
 
 namespace fp4lab {
 
-constexpr int64_t kRunSchemaVersion = 2;
+constexpr int64_t kRunSchemaVersion = 3;
 
 enum class RunStatus { running, done, diverged, failed };
 std::string to_string(RunStatus);
@@ -95,6 +95,10 @@ struct RunMeta {
   std::string recipe_manifest;  // YAML: per layer/role/operand the format applied and its count
   std::string coverage;         // one line: how many linear layers ran quantized, in which formats
   std::string fingerprint;      // numerics fingerprint (hash of quantizer outputs on canaries)
+  // What was read (schema 3): the data source's description, the files read ("PATH\tBYTES" per
+  // line, in order), the stream's length in tokens and its FNV-1a hash (core/train/data.hpp).
+  std::string data_source, data_files, data_hash;
+  int64_t data_tokens = 0;
 };
 
 // Writes one run file. Records are buffered in memory and appended to the file at most every

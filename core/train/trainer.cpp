@@ -123,6 +123,10 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
     meta.entropy_rate = data.entropy_rate;
     meta.coverage = RecipeCoverage{}.summary();
     meta.fingerprint = numerics_fingerprint(cfg.recipe);
+    meta.data_source = data.description;
+    for (const auto& f : data.files) meta.data_files += f + "\n";
+    meta.data_tokens = data.bytes;
+    meta.data_hash = data.hash;
     std::filesystem::remove(ckpt_path);
     writer.emplace(RunWriter::create(run_path, meta));
   }

@@ -1,8 +1,9 @@
-// `fp4lab analyze`, `fp4lab plot` and `fp4lab report`: thin command-line wrappers over analysis/
-// (metrics, plots, reports). No metric is computed here.
+// `fp4lab analyze`, `fp4lab plot`, `fp4lab report` and `fp4lab findings`: thin command-line
+// wrappers over analysis/ (metrics, plots, reports, findings). No metric is computed here.
 #include <filesystem>
 #include <iostream>
 
+#include "analysis/findings.hpp"
 #include "analysis/plot.hpp"
 #include "analysis/report.hpp"
 #include "analysis/runs.hpp"
@@ -37,6 +38,12 @@ analysis::AnalysisReport load(const AnalysisArgs& a) {
   return analysis::analyze_dir(a.dir, overrides);
 }
 
+// What `analyze` and `report` print: the per-config table, then the comparisons.
+std::string summary(const analysis::AnalysisReport& report) {
+  const std::string cmp = analysis::comparison_table(report);
+  return analysis::summary_table(report) + (cmp.empty() ? "" : "\nComparisons (A − B, paired by seed):\n" + cmp);
+}
+
 }  // namespace
 
 void add_analysis_commands(CLI::App& app) {
@@ -49,7 +56,7 @@ void add_analysis_commands(CLI::App& app) {
     cmd->add_flag("--json", *json, "print the full analysis as JSON (field names: results/SCHEMA.md)");
     cmd->callback([args, json] {
       const auto report = load(*args);
-      std::cout << (*json ? analysis::to_json(report) : analysis::summary_table(report));
+      std::cout << (*json ? analysis::to_json(report) : summary(report));
     });
   }
   {
@@ -79,8 +86,30 @@ void add_analysis_commands(CLI::App& app) {
       opt.plots = !*no_plots;
       const std::string dir = out->empty() ? args->dir : *out;
       const auto files = analysis::write_report(report, dir, opt);
-      std::cout << analysis::summary_table(report) << "\nreport: " << dir << "/report.md ("
+      std::cout << summary(report) << "\nreport: " << dir << "/report.md ("
                 << files.size() << " files written)\n";
+    });
+  }
+  {
+    auto dirs = std::make_shared<std::vector<std::string>>();
+    auto out = std::make_shared<std::string>("results/findings");
+    CLI::App* cmd = app.add_subcommand(
+        "findings", "One row per published claim from the grids' `analysis.claims`: estimate, CI, verdict");
+    cmd->add_option("DIR", *dirs, "grid output directories (run files + manifest)")->required();
+    cmd->add_option("--out", *out, "where FINDINGS.md and findings.json go (default results/findings)");
+    cmd->callback([dirs, out] {
+      std::vector<analysis::AnalysisReport> reports;
+      for (const auto& d : *dirs) {
+        if (!std::filesystem::is_directory(d)) throw Exit{kExitUsage, "no such directory: " + d};
+        reports.push_back(analysis::analyze_dir(d));
+        if (reports.back().claims.empty()) std::cerr << "note: " << d << " states no claims (analysis.claims)\n";
+      }
+      const auto rows = analysis::findings(reports);
+      std::filesystem::create_directories(*out);
+      const std::string md = analysis::findings_markdown(rows);
+      analysis::write_file_atomic(*out + "/FINDINGS.md", md);
+      analysis::write_file_atomic(*out + "/findings.json", analysis::findings_json(rows));
+      std::cout << md << "\nwritten: " << *out << "/FINDINGS.md, " << *out << "/findings.json\n";
     });
   }
 }

@@ -22,6 +22,6 @@ void add_formats_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
 void add_grid_commands(CLI::App& app);      // plan, run, status, slurm
-void add_analysis_commands(CLI::App& app);  // analyze, plot, report
+void add_analysis_commands(CLI::App& app);  // analyze, plot, report, findings
 
 }  // namespace fp4lab::cli

@@ -539,6 +539,28 @@ Grid parse_grid(const Value& root, const std::string& path, const std::vector<st
     const Value* target = an->is_map() ? an->find("target") : nullptr;
     if (target && g.analysis.target->rfind("baseline", 0) == 0 && g.baseline.empty())
       fail(target->loc(), "analysis.target", "target " + *g.analysis.target + " needs a `baseline:`");
+    // compare: and claims: select cells as baseline: does; store the axes' value labels.
+    auto selector = [&](const Value& v, const std::string& what) {
+      const Match m = parse_match(v, what, g.axes, index_of, false, false);
+      if (std::none_of(g.cells.begin(), g.cells.end(), [&](const Cell& c) { return matches(m, c.value); }))
+        fail(v.loc(), what, "matches no cell of the grid (excluded?)");
+      analysis::Selector sel;
+      for (const auto& [a, vals] : m) sel[g.axes[a].name] = g.axes[a].values[*vals.begin()].label;
+      return sel;
+    };
+    auto pair_of = [&](const Value& pair, const std::string& what) {
+      return std::make_pair(selector(pair.items()[0], what), selector(pair.items()[1], what));
+    };
+    if (const Value* cmp = an->find("compare"))
+      for (size_t i = 0; i < cmp->items().size(); ++i) g.analysis.compare[i] = pair_of(cmp->items()[i], "analysis.compare");
+    if (const Value* claims = an->find("claims")) {
+      std::set<std::string> ids;
+      for (size_t i = 0; i < claims->items().size(); ++i) {
+        analysis::Claim& c = g.analysis.claims[i];
+        if (!ids.insert(c.id).second) fail(claims->items()[i].loc(), "analysis.claims", "duplicate claim id '" + c.id + "'");
+        std::tie(c.a, c.b) = pair_of(*claims->items()[i].find("compare"), "analysis.claims." + c.id + ".compare");
+      }
+    }
   }
 
   // the self-contained copy

@@ -1,0 +1,174 @@
+// The findings table: one row per published claim, with a verdict by the rule in findings.hpp.
+#include "analysis/findings.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include "analysis/json.hpp"
+
+namespace fp4lab::analysis {
+
+std::string to_string(Verdict v) {
+  switch (v) {
+    case Verdict::agrees: return "agrees";
+    case Verdict::contradicts: return "contradicts";
+    case Verdict::inconclusive: return "inconclusive";
+    case Verdict::no_data: return "no data";
+  }
+  return "";
+}
+
+VerdictResult decide(const SeedStats& stats, const std::vector<double>& per_seed, const std::vector<int>& bounds,
+                     int direction, double confidence) {
+  VerdictResult r;
+  const bool censored = std::any_of(bounds.begin(), bounds.end(), [](int b) { return b != 0; });
+  if (stats.n == 0) {
+    r.rule = "no paired seeds";
+    return r;
+  }
+  if (!censored) {
+    if (!stats.has_ci) {
+      r.verdict = Verdict::inconclusive;
+      r.rule = "one seed: no CI";
+      return r;
+    }
+    const int sign = stats.ci_low > 0 ? 1 : stats.ci_high < 0 ? -1 : 0;
+    r.verdict = sign == 0 ? Verdict::inconclusive : sign == direction ? Verdict::agrees : Verdict::contradicts;
+    r.rule = sign == 0 ? "CI contains 0" : "CI excludes 0";
+    if (sign == 0 && stats.n >= 2) {
+      const double dof = stats.n - 1;
+      r.mde = (student_t_quantile((1 + confidence) / 2, dof) + student_t_quantile(0.8, dof)) * stats.sd / std::sqrt(double(stats.n));
+    }
+    return r;
+  }
+  int positive = 0, negative = 0, n = 0;
+  for (size_t i = 0; i < per_seed.size(); ++i) {
+    if (!std::isfinite(per_seed[i])) continue;
+    const int b = i < bounds.size() ? bounds[i] : 0;
+    ++n;
+    if (per_seed[i] > 0 && b >= 0) ++positive;
+    if (per_seed[i] < 0 && b <= 0) ++negative;
+  }
+  const double p = 2 * std::pow(0.5, n);
+  const int side = positive == n ? 1 : negative == n ? -1 : 0;
+  r.rule = "censored: sign test over " + std::to_string(n) + " seeds (p = " + std::to_string(p).substr(0, 6) + ")";
+  if (side != 0 && p < 1 - confidence) r.verdict = side == direction ? Verdict::agrees : Verdict::contradicts;
+  else r.verdict = Verdict::inconclusive;
+  return r;
+}
+
+namespace {
+
+std::string num(double x, int digits, bool sign = true) {
+  if (!std::isfinite(x)) return "—";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, sign ? "%+.*f" : "%.*f", digits, x);
+  return buf;
+}
+
+std::string value_text(double x, const std::string& unit) {
+  return unit == "fraction" ? num(x * 100, 1) + "%" : num(x, 4);
+}
+
+std::string grid_name(const std::string& dir) {
+  const std::filesystem::path p(dir);
+  const std::string name = p.filename().string();
+  return name.empty() ? p.parent_path().filename().string() : name;
+}
+
+}  // namespace
+
+std::vector<FindingRow> findings(const std::vector<AnalysisReport>& reports) {
+  std::vector<FindingRow> rows;
+  for (const AnalysisReport& rep : reports) {
+    for (const Claim& claim : rep.claims) {
+      FindingRow row;
+      row.claim = claim;
+      row.dir = rep.dir;
+      row.grid = grid_name(rep.dir);
+      row.metric = claim.metric;
+      row.unit = claim.metric == "token_gap" ? "fraction" : "nats";
+      const int ci = find_comparison(rep, claim.a, claim.b);
+      if (ci < 0) {
+        row.a = config_label(claim.a), row.b = config_label(claim.b);
+        row.note = "the grid has no such comparison (selectors match no config)";
+        rows.push_back(row);
+        continue;
+      }
+      const Comparison& c = rep.comparisons[size_t(ci)];
+      row.a = c.a, row.b = c.b;
+      row.n_seeds = c.n_seeds();
+      const GapStats& g = claim.metric == "token_gap" ? c.token_gap : claim.metric == "final_gap" ? c.final_gap : c.converged_gap;
+      const std::vector<int> bounds = claim.metric == "token_gap" ? c.token_gap_bound : std::vector<int>{};
+      row.estimate = g.stats.mean;
+      row.ci_low = g.stats.ci_low;
+      row.ci_high = g.stats.ci_high;
+      if (claim.metric == "token_gap") row.estimate_text = c.token_gap_text() + (c.token_gap_form == "multi_budget" ? " (budgets)" : "");
+      else if (g.stats.has_ci)
+        row.estimate_text = value_text(g.stats.mean, row.unit) + " [" + value_text(g.stats.ci_low, row.unit) + ", " +
+                            value_text(g.stats.ci_high, row.unit) + "]";
+      else row.estimate_text = value_text(g.stats.mean, row.unit);
+      row.verdict = decide(g.stats, g.per_seed, bounds, claim.direction, rep.settings.confidence);
+      row.note = c.note;
+      // Incomplete grids say so: a claim from unfinished cells is provisional.
+      int pending = 0;
+      for (const auto& cell : rep.cells)
+        if (cell.state != "done") ++pending;
+      if (pending) row.note += std::string(row.note.empty() ? "" : "; ") + std::to_string(pending) + " cells of the grid not done";
+      rows.push_back(row);
+    }
+  }
+  return rows;
+}
+
+std::string findings_markdown(const std::vector<FindingRow>& rows) {
+  std::ostringstream md;
+  md << "# fp4lab findings\n\n"
+     << "One row per published claim (`../shared/spec/published-results.md`), each tested by a grid of "
+        "`ablations/findings/` on CPU-sized Llama models and Debian's `fortunes` text, paired by seed. "
+        "Estimate: A − B, mean over seeds with its 95% Student-t CI (token gaps: tokens A needs to reach B's "
+        "final loss, relative to B's). Verdict rule (`analysis/findings.hpp`, tested): **agrees** when the CI "
+        "excludes 0 on the published side, **contradicts** when it excludes 0 on the other side, "
+        "**inconclusive** otherwise, with the minimum detectable effect (80% power) of the design; censored "
+        "token gaps use a sign test over seeds instead of a CI. A CPU-sized model is not an 8B or 12B one: a "
+        "claim that only shows at scale is marked so in its grid and note.\n\n";
+  md << "| # | claim | source | grid | A vs B | metric | published | fp4lab estimate | seeds | verdict | min. detectable | note |\n";
+  md << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  int i = 0;
+  for (const auto& r : rows) {
+    std::string note = r.claim.note;
+    if (!r.note.empty()) note += (note.empty() ? "" : "; ") + r.note;
+    if (!r.verdict.rule.empty()) note += (note.empty() ? "" : "; ") + r.verdict.rule;
+    md << "| " << ++i << " | " << r.claim.claim << " | " << r.claim.source << " | `" << r.grid << "` | " << r.a
+       << " vs " << r.b << " | " << r.metric << " | " << r.claim.published << " | " << r.estimate_text << " | "
+       << r.n_seeds << " | **" << to_string(r.verdict.verdict) << "** | "
+       << (std::isfinite(r.verdict.mde) ? value_text(r.verdict.mde, r.unit).substr(1) : "") << " | " << note << " |\n";
+  }
+  return md.str();
+}
+
+std::string findings_json(const std::vector<FindingRow>& rows) {
+  Json j;
+  j.begin_object();
+  j.value("fp4lab_findings_version", 1);
+  j.begin_array("findings");
+  for (const auto& r : rows) {
+    j.begin_object();
+    j.value("id", r.claim.id).value("claim", r.claim.claim).value("source", r.claim.source);
+    j.value("published", r.claim.published).value("direction", r.claim.direction > 0 ? "a_worse" : "a_better");
+    j.value("grid", r.grid).value("dir", r.dir).value("a", r.a).value("b", r.b);
+    j.value("metric", r.metric).value("unit", r.unit).value("n_seeds", r.n_seeds);
+    j.value("estimate", r.estimate).value("ci_low", r.ci_low).value("ci_high", r.ci_high).value("text", r.estimate_text);
+    j.value("verdict", to_string(r.verdict.verdict)).value("rule", r.verdict.rule).value("min_detectable_effect", r.verdict.mde);
+    j.value("claim_note", r.claim.note).value("note", r.note);
+    j.end_object();
+  }
+  j.end_array();
+  j.end_object();
+  return j.str();
+}
+
+}  // namespace fp4lab::analysis
