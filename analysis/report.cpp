@@ -111,7 +111,8 @@ std::string group_name(const AnalysisReport& r, int g) {
 
 std::string token_gap_text(const GroupResult& g) {
   if (g.token_gap.n == 0) return "—";
-  if (g.token_gap_censored) return "> " + pct(g.token_gap.mean, 1, true);
+  if (g.token_gap_censored)
+    return std::to_string(g.n_censored) + " of " + std::to_string(g.token_gap.n) + " never reached; > " + pct(g.token_gap.mean, 1, true);
   return pct(g.token_gap.mean, 1, true) + " " + ci_text(g.token_gap, 1, 100, "%");
 }
 

@@ -834,5 +834,140 @@ TEST_F(AnalysisTest, WriteReportWritesEverythingAtomically) {
     EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
 }
 
+
+// ---------------------------------------------------------------------------- comparisons
+
+// compare: pairs on the make_grid runs (losses linear in log(tokens), per-step shifts exact):
+// nvfp4 seed s is base + 0.01 + 0.01 s, mxfp4 base + 0.5, bf16 base.
+TEST_F(AnalysisTest, ComparisonsArePairedBySeedWithKnownAnswers) {
+  make_grid(dir_);
+  AnalysisSettings s = exact_settings();
+  s.compare = {{{{"recipe", "mxfp4"}}, {{"recipe", "nvfp4"}}},
+               {{{"recipe", "bf16"}}, {{"recipe", "nvfp4"}}},
+               {{{"recipe", "fp8"}}, {{"recipe", "bf16"}}}};
+  const AnalysisReport r = analyze_dir(dir_.string(), s);
+  ASSERT_EQ(r.comparisons.size(), 3u);
+
+  const Comparison& mx = r.comparisons[0];
+  EXPECT_EQ(mx.a, "recipe=mxfp4");
+  EXPECT_EQ(mx.b, "recipe=nvfp4");
+  EXPECT_EQ(mx.seeds, (std::vector<int64_t>{1, 2, 3}));
+  // converged: 0.5 - (0.01 + 0.01 s) = 0.48, 0.47, 0.46 at every step of the window
+  EXPECT_NEAR(mx.converged_gap.stats.mean, 0.47, 1e-9);
+  EXPECT_NEAR(mx.converged_gap.stats.sd, 0.01, 1e-9);
+  const double half = kT975Dof2 * 0.01 / std::sqrt(3.0);
+  EXPECT_NEAR(mx.converged_gap.stats.ci_low, 0.47 - half, 1e-9);
+  EXPECT_NEAR(mx.converged_gap.stats.ci_high, 0.47 + half, 1e-9);
+  EXPECT_NEAR(mx.converged_gap.per_seed[2], 0.46, 1e-9);
+  EXPECT_EQ(mx.window_step_lo, 151);
+  EXPECT_EQ(mx.final_gap_kind, "val");
+  EXPECT_NEAR(mx.final_gap.stats.mean, 0.47, 1e-9);
+  // mxfp4 never comes down to nvfp4's final loss: every seed censored, a lower bound, no CI.
+  EXPECT_EQ(mx.token_gap_form, "crossing");
+  EXPECT_EQ(mx.token_gap_censored, 3);
+  EXPECT_EQ(mx.token_gap_bound, (std::vector<int>{1, 1, 1}));
+  EXPECT_FALSE(mx.token_gap.stats.has_ci);
+  EXPECT_EQ(mx.token_gap_text().rfind("3 of 3 seeds never reached it; lower bound", 0), 0u) << mx.token_gap_text();
+
+  // bf16 reaches nvfp4's final loss base(200k) + d at 200k e^{-4d}; nvfp4 at 200k: gap e^{-4d} - 1.
+  const Comparison& bf = r.comparisons[1];
+  EXPECT_EQ(bf.token_gap_censored, 0);
+  std::vector<double> want;
+  for (double d : {0.02, 0.03, 0.04}) want.push_back(std::exp(-4 * d) - 1);
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(bf.token_gap.per_seed[size_t(i)], want[size_t(i)], 1e-9);
+  const SeedStats expect = seed_stats(want);
+  EXPECT_NEAR(bf.token_gap.stats.mean, expect.mean, 1e-12);
+  EXPECT_NEAR(bf.token_gap.stats.ci_low, expect.ci_low, 1e-12);
+  EXPECT_NEAR(bf.converged_gap.stats.mean, -0.03, 1e-9);
+
+  // fp8 has no finished run: no paired seeds, said so, no numbers.
+  EXPECT_EQ(r.comparisons[2].n_seeds(), 0);
+  EXPECT_NE(r.comparisons[2].note.find("no seed"), std::string::npos);
+
+  // JSON, Markdown and CSV carry them.
+  const std::string json = to_json(r), md = to_markdown(r), csv = to_csv(r);
+  EXPECT_NE(json.find("\"comparisons\": ["), std::string::npos);
+  EXPECT_NE(json.find("\"censored\": 3"), std::string::npos);
+  EXPECT_NE(md.find("## Comparisons"), std::string::npos);
+  EXPECT_NE(md.find("| recipe=mxfp4 | recipe=nvfp4 | 3 | +0.4700 |"), std::string::npos) << md;
+  EXPECT_NE(csv.find("comparison,,recipe=mxfp4 vs recipe=nvfp4"), std::string::npos) << csv;
+}
+
+TEST_F(AnalysisTest, ComparisonInTheMultiBudgetForm) {
+  // nvfp4 at budget 1e5 (final val 1.267); mxfp4 at 1e5 / 1.25e5 / 1.5e5 (1.277 / 1.269 / 1.264):
+  // matched at 1.35e5, +35%. Seed 3's mxfp4 is 0.01 worse at every budget and never comes down to
+  // 1.267: censored at the largest budget, +50% as a lower bound.
+  GridManifest m;
+  m.baseline = {{"recipe", "nvfp4"}};
+  m.settings.compare = {{{{"recipe", "mxfp4"}}, {{"recipe", "nvfp4"}}}};
+  int index = 0;
+  auto add = [&](const std::string& recipe, int64_t budget, double final_val, int64_t seed) {
+    const std::string id = recipe + std::to_string(budget) + "s" + std::to_string(seed);
+    RunSpec s = spec(id);
+    s.steps = 10;
+    s.tokens_per_step = budget / 10;
+    s.val_every = 5;
+    s.final_val = final_val;
+    s.quant = false;
+    write_run(dir_, s);
+    CellInfo c = cell_info(index++, id, seed, recipe);
+    c.vary["train.tokens"] = std::to_string(budget);
+    m.cells.push_back(c);
+  };
+  for (int64_t seed : {1, 2, 3}) {
+    const double worse = seed == 3 ? 0.01 : 0.0;
+    add("nvfp4", 100000, 1.267, seed);
+    add("mxfp4", 100000, 1.277 + worse, seed);
+    add("mxfp4", 125000, 1.269 + worse, seed);
+    add("mxfp4", 150000, 1.264 + worse, seed);
+  }
+  write_grid_manifest(dir_.string(), m);
+  const AnalysisReport r = analyze_dir(dir_.string());
+  ASSERT_EQ(r.comparisons.size(), 1u);
+  const Comparison& c = r.comparisons[0];
+  EXPECT_EQ(c.token_gap_form, "multi_budget");
+  EXPECT_EQ(c.a, "recipe=mxfp4, train.tokens=100000");  // per-step gaps at B's budget
+  EXPECT_EQ(c.n_seeds(), 3);
+  EXPECT_NEAR(c.token_gap.per_seed[0], 0.35, 1e-9);
+  EXPECT_NEAR(c.token_gap.per_seed[1], 0.35, 1e-9);
+  EXPECT_NEAR(c.token_gap.per_seed[2], 0.5, 1e-9);  // 1.274 > 1.267 at 1.5x: never reached
+  EXPECT_EQ(c.token_gap_bound, (std::vector<int>{0, 0, 1}));
+  EXPECT_EQ(c.token_gap_censored, 1);
+  EXPECT_FALSE(c.token_gap.stats.has_ci);
+  EXPECT_EQ(c.token_gap_text(), "1 of 3 seeds never reached it; lower bound > +40.0%");
+  EXPECT_NEAR(c.final_gap.stats.mean, (0.01 + 0.01 + 0.02) / 3, 1e-9);
+}
+
+TEST(AnalysisSettingsTest, CompareAndClaimsParseAndRoundTrip) {
+  const Value v = parse_yaml_string(
+      "compare: [[{recipe: mxfp4}, {recipe: nvfp4}]]\n"
+      "claims:\n"
+      "  - {id: mx, claim: MXFP4 needs more tokens, source: '§1.4', compare: [{recipe: mxfp4}, {recipe: nvfp4}],\n"
+      "     metric: token_gap, direction: a_worse, published: '+36%'}\n",
+      "t.yaml");
+  const AnalysisSettings s = parse_analysis_settings(v);
+  ASSERT_EQ(s.compare.size(), 1u);
+  EXPECT_EQ(s.compare[0].first, (Selector{{"recipe", "mxfp4"}}));
+  ASSERT_EQ(s.claims.size(), 1u);
+  EXPECT_EQ(s.claims[0].metric, "token_gap");
+  EXPECT_EQ(s.claims[0].direction, 1);
+  const AnalysisSettings back = parse_analysis_settings(to_value(s));
+  EXPECT_EQ(back.compare, s.compare);
+  EXPECT_EQ(back.claims[0].published, "+36%");
+  EXPECT_EQ(back.claims[0].b, (Selector{{"recipe", "nvfp4"}}));
+  auto error = [](const std::string& text) {
+    try {
+      parse_analysis_settings(parse_yaml_string(text, "bad.yaml"));
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("<no error>");
+  };
+  EXPECT_NE(error("compare: [[{recipe: a}]]").find("bad.yaml:1"), std::string::npos);
+  EXPECT_NE(error("compare: [[{recipe: a}, {recipe: a}]]").find("same cells"), std::string::npos);
+  EXPECT_NE(error("claims: [{compare: [{r: a}, {r: b}]}]").find("needs an `id`"), std::string::npos);
+  EXPECT_NE(error("claims: [{id: x, compare: [{r: a}, {r: b}], direction: up}]").find("a_worse"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace fp4lab::analysis

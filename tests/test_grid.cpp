@@ -282,19 +282,39 @@ TEST(GridErrors, ImpossibleCellNamesTheAxisValue) {
 }
 
 TEST(GridAblations, ShippedGridsPlanWithTheirCellCounts) {
-  const std::map<std::string, size_t> expected = {{"quickstart", 9},     {"nvfp4_vs_mxfp4", 12},
-                                                  {"nvfp4_vs_fp8", 6},   {"layer_exemption", 14},
-                                                  {"nvfp4_ablation", 12}, {"precision_switch", 12}};
+  std::map<std::string, size_t> expected = {{"quickstart", 12},    {"nvfp4_vs_mxfp4", 12},
+                                            {"nvfp4_vs_fp8", 6},   {"layer_exemption", 14},
+                                            {"nvfp4_ablation", 12}, {"precision_switch", 12}};
+  // The findings suite: one grid per published claim, six paired seeds each, every claim's
+  // selectors resolved.
+  for (const auto& e : fs::directory_iterator(fs::path(FP4LAB_SOURCE_DIR) / "ablations" / "findings"))
+    expected["findings/" + e.path().stem().string()] = e.path().stem().string().rfind("01_", 0) == 0 ? 24 : 12;
+  ASSERT_EQ(expected.size(), 6u + 12u);
   for (const auto& [name, count] : expected) {
     const fs::path file = fs::path(FP4LAB_SOURCE_DIR) / "ablations" / (name + ".yaml");
     const Grid g = load_grid(file.string());
-    EXPECT_EQ(g.name, name);
+    EXPECT_EQ(g.name, fs::path(name).filename().string());
+    if (name.rfind("findings/", 0) == 0) {
+      EXPECT_FALSE(g.analysis.claims.empty()) << file;
+      EXPECT_EQ(g.axes[0].values.size(), 6u) << file << ": six seeds";
+      EXPECT_EQ(g.cells[0].config.data.source, "fortunes") << file;
+    }
     EXPECT_EQ(g.cells.size(), count) << file;
     for (const auto& c : g.cells) EXPECT_GE(c.baseline, 0) << file << ": cell " << c.index << " has no baseline";
   }
   const Grid q = load_grid((fs::path(FP4LAB_SOURCE_DIR) / "ablations" / "quickstart.yaml").string());
-  EXPECT_EQ(q.cells[0].config.model.d_model, 64);
+  EXPECT_EQ(q.cells[0].config.model.d_model, 96);
+  EXPECT_EQ(q.cells[0].config.data.source, "fortunes");
   EXPECT_EQ(q.cells[0].config.recipe.name, "nvfp4");
+  ASSERT_EQ(q.analysis.compare.size(), 1u);
+  EXPECT_EQ(q.analysis.compare[0].first, (analysis::Selector{{"recipe", "mxfp4"}}));
+  // --set seeds=[...] reruns a grid with other seeds: same configs, other seeds, other ids.
+  const Grid q4 = load_grid((fs::path(FP4LAB_SOURCE_DIR) / "ablations" / "quickstart.yaml").string(), {"seeds=[4, 5]"});
+  ASSERT_EQ(q4.cells.size(), 6u);
+  EXPECT_EQ(q4.cells[0].seed, 4u);
+  EXPECT_EQ(q4.cells[5].seed, 5u);
+  EXPECT_NE(q4.cells[0].id, q.cells[0].id);
+  EXPECT_NE(q4.resolved_yaml.find("seeds: [4, 5]"), std::string::npos) << q4.resolved_yaml;
 }
 
 // ---- the malformed-grid corpus, through the CLI ----
@@ -367,6 +387,26 @@ TEST(GridCli, PlanPrintsCellsAndCount) {
   EXPECT_FALSE(fs::exists(d.path() / "results"));
   // The command-line --set changes the ids.
   EXPECT_EQ(r.out.find(load_grid(grid).cells[0].id), std::string::npos);
+}
+
+// The main job's grid, one cell cut down to a few steps, runs end to end on the real corpus and
+// its comparison table reaches the report (the full job is the README's first command).
+TEST(GridCli, OneReducedQuickstartCellRunsAndReports) {
+  TempDir d;
+  const std::string grid = (fs::path(FP4LAB_SOURCE_DIR) / "ablations" / "quickstart.yaml").string();
+  const std::string out = (d.path() / "q").string();
+  const std::string sets = " --set train.tokens=16384 --set train.val_interval_tokens=8192 --set train.checkpoint_interval=4"
+                           " --set 'seeds=[0]'";
+  for (int cell : {0, 1}) {
+    const CliResult r = run_cli("run '" + grid + "' --cell " + std::to_string(cell) + " --out '" + out + "'" + sets, d.path());
+    ASSERT_EQ(r.code, 0) << r.err << r.out;
+  }
+  const CliResult st = run_cli("status '" + out + "'", d.path());
+  EXPECT_EQ(std::count(st.out.begin(), st.out.end(), '\n') >= 3, true) << st.out;
+  EXPECT_NE(st.out.find("done"), std::string::npos) << st.out;
+  const CliResult an = run_cli("analyze '" + out + "'", d.path());
+  EXPECT_EQ(an.code, 0) << an.err;
+  EXPECT_NE(an.out.find("| recipe=mxfp4 | recipe=nvfp4 |"), std::string::npos) << an.out;
 }
 
 TEST(GridCli, SlurmWritesAnArrayScriptAndAFolderKeepsItsGrid) {

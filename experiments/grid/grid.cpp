@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace fp4lab::grid {
@@ -328,7 +329,14 @@ Grid load_grid(const std::string& path, const std::vector<std::string>& sets) {
   return parse_grid(parse_yaml_file(path), path, sets);
 }
 
-Grid parse_grid(const Value& root, const std::string& path, const std::vector<std::string>& sets) {
+Grid parse_grid(const Value& root, const std::string& path, const std::vector<std::string>& all_sets) {
+  // `--set seeds=[4, 5, 6]` replaces the grid's seed list (rerun a grid with other seeds); every
+  // other --set is a config key.
+  std::vector<std::string> sets;
+  std::optional<Value> seeds_override;
+  for (const auto& s : all_sets)
+    if (s.rfind("seeds=", 0) == 0) seeds_override = parse_yaml_string(s.substr(6), "--set " + s);
+    else sets.push_back(s);
   if (root.is_null()) fail(SourceLoc{path, 0, 0}, "", "empty grid file");
   if (!root.is_map()) fail(root.loc(), "", "a grid file is a map with keys " + join(kGridKeys));
   for (const auto& e : root.entries())
@@ -379,7 +387,9 @@ Grid parse_grid(const Value& root, const std::string& path, const std::vector<st
   }
 
   // axes: the seed axis first (outermost), then the file's axes in order
-  if (const Value* s = root.find("seeds")) {
+  if (seeds_override) {
+    g.axes.push_back(parse_seeds(*seeds_override, seeds_override->loc()));
+  } else if (const Value* s = root.find("seeds")) {
     for (const auto& e : root.entries())
       if (e.key == "seeds") g.axes.push_back(parse_seeds(*s, e.key_loc));
   }
@@ -569,6 +579,7 @@ Grid parse_grid(const Value& root, const std::string& path, const std::vector<st
   resolved.set("config", base_as_map(base));
   for (const char* key : {"overrides", "axes", "zip", "exclude", "seeds", "baseline", "analysis"})
     if (const Value* v = root.find(key)) resolved.set(key, *v);
+  if (seeds_override) resolved.set("seeds", *seeds_override);
   if (!assignments.empty()) {
     Value list = Value::list();
     for (const auto& [text, source] : assignments) list.push_back(Value::scalar(text, {}, true));

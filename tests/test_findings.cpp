@@ -1,0 +1,92 @@
+// The findings verdict rule on constructed cases with known answers (each verdict, censoring, the
+// minimum detectable effect), and the findings table built from comparisons.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "analysis/findings.hpp"
+
+namespace fp4lab::analysis {
+namespace {
+
+TEST(Verdict, CiExcludingZeroOnThePublishedSideAgrees) {
+  const std::vector<double> xs = {0.02, 0.03, 0.04, 0.025};
+  const SeedStats s = seed_stats(xs);
+  ASSERT_GT(s.ci_low, 0);
+  EXPECT_EQ(decide(s, xs, {}, +1, 0.95).verdict, Verdict::agrees);
+  EXPECT_EQ(decide(s, xs, {}, -1, 0.95).verdict, Verdict::contradicts);
+  EXPECT_EQ(decide(s, xs, {}, +1, 0.95).rule, "CI excludes 0");
+  EXPECT_TRUE(std::isnan(decide(s, xs, {}, +1, 0.95).mde));
+}
+
+TEST(Verdict, CiContainingZeroIsInconclusiveWithTheMinimumDetectableEffect) {
+  const std::vector<double> xs = {0.01, -0.01, 0.02, 0.0};
+  const SeedStats s = seed_stats(xs);
+  const VerdictResult v = decide(s, xs, {}, +1, 0.95);
+  EXPECT_EQ(v.verdict, Verdict::inconclusive);
+  // (t_{0.975,3} + t_{0.8,3}) sd / sqrt(4), t values from tables: 3.182446, 0.978472.
+  EXPECT_NEAR(v.mde, (3.182446305 + 0.978472312) * s.sd / 2, 1e-6);
+  const std::vector<double> one = {0.05};
+  EXPECT_EQ(decide(seed_stats(one), one, {}, +1, 0.95).verdict, Verdict::inconclusive);
+  EXPECT_EQ(decide(SeedStats{}, {}, {}, +1, 0.95).verdict, Verdict::no_data);
+}
+
+TEST(Verdict, CensoredValuesUseASignTest) {
+  // Lower bounds above 0 count for "A needs more tokens"; 6 seeds: p = 2/64 < 0.05.
+  const std::vector<double> xs = {0.1, 0.3, 0.2, 0.05, 0.4, 0.1};
+  const std::vector<int> lower = {1, 1, 0, 1, 0, 0};
+  const VerdictResult v = decide(seed_stats(xs), xs, lower, +1, 0.95);
+  EXPECT_EQ(v.verdict, Verdict::agrees);
+  EXPECT_NE(v.rule.find("sign test over 6 seeds"), std::string::npos) << v.rule;
+  // 5 seeds: p = 1/16 > 0.05, inconclusive however clear the signs.
+  const std::vector<double> five(xs.begin(), xs.begin() + 5);
+  EXPECT_EQ(decide(seed_stats(five), five, {1, 1, 0, 1, 0}, +1, 0.95).verdict, Verdict::inconclusive);
+  // A negative lower bound says nothing about the sign.
+  std::vector<double> neg = xs;
+  neg[0] = -0.02;
+  EXPECT_EQ(decide(seed_stats(neg), neg, lower, +1, 0.95).verdict, Verdict::inconclusive);
+  // All below 0 with exact values or upper bounds: contradicts a published "A needs more".
+  const std::vector<double> below = {-0.1, -0.2, -0.1, -0.3, -0.2, -0.1};
+  EXPECT_EQ(decide(seed_stats(below), below, {-1, 0, 0, -1, 0, 0}, +1, 0.95).verdict, Verdict::contradicts);
+}
+
+TEST(Findings, OneRowPerClaimFromTheComparisons) {
+  AnalysisReport rep;
+  rep.dir = "results/findings/runs/mx_vs_nv";
+  Claim claim;
+  claim.id = "mx";
+  claim.claim = "MXFP4 has a higher loss";
+  claim.source = "§1.4";
+  claim.a = {{"recipe", "mxfp4"}};
+  claim.b = {{"recipe", "nvfp4"}};
+  claim.metric = "converged_gap";
+  claim.direction = 1;
+  rep.claims = {claim};
+  Claim missing = claim;
+  missing.id = "other";
+  missing.a = {{"recipe", "fp8"}};
+  rep.claims.push_back(missing);
+  Comparison c;
+  c.a_selector = claim.a;
+  c.b_selector = claim.b;
+  c.a = "recipe=mxfp4";
+  c.b = "recipe=nvfp4";
+  c.seeds = {0, 1, 2, 3};
+  c.converged_gap.per_seed = {0.02, 0.03, 0.04, 0.03};
+  c.converged_gap.stats = seed_stats(c.converged_gap.per_seed);
+  rep.comparisons = {c};
+  const auto rows = findings({rep});
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].grid, "mx_vs_nv");
+  EXPECT_EQ(rows[0].n_seeds, 4);
+  EXPECT_EQ(rows[0].verdict.verdict, Verdict::agrees);
+  EXPECT_NEAR(rows[0].estimate, 0.03, 1e-12);
+  EXPECT_EQ(rows[1].verdict.verdict, Verdict::no_data);
+  const std::string md = findings_markdown(rows), json = findings_json(rows);
+  EXPECT_NE(md.find("**agrees**"), std::string::npos) << md;
+  EXPECT_NE(md.find("+0.0300 ["), std::string::npos) << md;
+  EXPECT_NE(json.find("\"verdict\": \"no data\""), std::string::npos) << json;
+}
+
+}  // namespace
+}  // namespace fp4lab::analysis
