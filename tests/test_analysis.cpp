@@ -243,6 +243,23 @@ CellInfo cell_info(int index, const std::string& id, int64_t seed, const std::st
   return c;
 }
 
+// One run of a multi-budget grid: 10 steps to `budget` tokens ending at validation loss
+// `final_val`, added to the manifest with its train.tokens value.
+void add_budget_run(const fs::path& dir, GridManifest& m, const std::string& recipe, int64_t budget, double final_val,
+                    int64_t seed) {
+  const std::string id = recipe + std::to_string(budget) + "s" + std::to_string(seed);
+  RunSpec s = spec(id);
+  s.steps = 10;
+  s.tokens_per_step = budget / 10;
+  s.val_every = 5;
+  s.final_val = final_val;
+  s.quant = false;
+  write_run(dir, s);
+  CellInfo c = cell_info(static_cast<int>(m.cells.size()), id, seed, recipe);
+  c.vary["train.tokens"] = std::to_string(budget);
+  m.cells.push_back(c);
+}
+
 // bf16 (baseline) / nvfp4 (shift 0.02, 0.03, 0.04 by seed) / mxfp4 (shift 0.5: never reaches the
 // target) x seeds 1..3; fp8: one failed, one diverged; one pending cell; one unreadable file.
 GridManifest make_grid(const fs::path& dir) {
@@ -470,19 +487,8 @@ TEST_F(AnalysisTest, MultiBudgetTokenGap) {
   // NVIDIA Fig. 6b: 1.267 vs 1.277, 1.269, 1.264 -> matched at 1.35e5 -> +35%.
   GridManifest m;
   m.baseline = {{"recipe", "nvfp4"}};
-  int index = 0;
   auto add = [&](const std::string& recipe, int64_t budget, double final_val, int64_t seed) {
-    const std::string id = recipe + std::to_string(budget) + "s" + std::to_string(seed);
-    RunSpec s = spec(id);
-    s.steps = 10;
-    s.tokens_per_step = budget / 10;
-    s.val_every = 5;
-    s.final_val = final_val;
-    s.quant = false;
-    write_run(dir_, s);
-    CellInfo c = cell_info(index++, id, seed, recipe);
-    c.vary["train.tokens"] = std::to_string(budget);
-    m.cells.push_back(c);
+    add_budget_run(dir_, m, recipe, budget, final_val, seed);
   };
   for (int64_t seed : {1, 2}) {
     add("nvfp4", 100000, 1.267, seed);
@@ -900,19 +906,8 @@ TEST_F(AnalysisTest, ComparisonInTheMultiBudgetForm) {
   GridManifest m;
   m.baseline = {{"recipe", "nvfp4"}};
   m.settings.compare = {{{{"recipe", "mxfp4"}}, {{"recipe", "nvfp4"}}}};
-  int index = 0;
   auto add = [&](const std::string& recipe, int64_t budget, double final_val, int64_t seed) {
-    const std::string id = recipe + std::to_string(budget) + "s" + std::to_string(seed);
-    RunSpec s = spec(id);
-    s.steps = 10;
-    s.tokens_per_step = budget / 10;
-    s.val_every = 5;
-    s.final_val = final_val;
-    s.quant = false;
-    write_run(dir_, s);
-    CellInfo c = cell_info(index++, id, seed, recipe);
-    c.vary["train.tokens"] = std::to_string(budget);
-    m.cells.push_back(c);
+    add_budget_run(dir_, m, recipe, budget, final_val, seed);
   };
   for (int64_t seed : {1, 2, 3}) {
     const double worse = seed == 3 ? 0.01 : 0.0;
