@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "analysis/json.hpp"
@@ -147,6 +148,12 @@ std::string findings_markdown(const std::vector<FindingRow>& rows) {
        << r.n_seeds << " | **" << to_string(r.verdict.verdict) << "** | "
        << (std::isfinite(r.verdict.mde) ? value_text(r.verdict.mde, r.unit).substr(1) : "") << " | " << note << " |\n";
   }
+  std::map<std::string, int> count;
+  for (const auto& r : rows) ++count[to_string(r.verdict.verdict)];
+  md << "\nVerdicts over " << rows.size() << " claims:";
+  bool first = true;
+  for (const auto& [verdict, n] : count) md << (first ? " " : ", ") << n << " " << verdict, first = false;
+  md << ".\n";
   return md.str();
 }
 

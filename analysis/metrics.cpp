@@ -592,6 +592,24 @@ void budget_analysis(AnalysisReport& rep) {
 }
 
 
+// Throughput of one run from its steps (the median step time after the first step) and its
+// accounting attributes (flops_per_token, gemm_peak_gflops).
+void set_throughput(CellResult& c, const RunData& run) {
+  std::vector<double> secs;
+  for (size_t i = 1; i < run.steps.size(); ++i)
+    if (std::isfinite(run.steps[i].step_seconds) && run.steps[i].step_seconds > 0) secs.push_back(run.steps[i].step_seconds);
+  if (secs.empty() || run.steps.size() < 2) return;
+  std::sort(secs.begin(), secs.end());
+  const size_t mid = secs.size() / 2;
+  c.step_seconds = secs.size() % 2 ? secs[mid] : 0.5 * (secs[mid - 1] + secs[mid]);
+  const double tokens_per_step = double(run.steps[1].tokens - run.steps[0].tokens);
+  c.tokens_per_second = tokens_per_step / c.step_seconds;
+  if (run.meta.flops_per_token > 0) c.model_tflops = run.meta.flops_per_token * c.tokens_per_second / 1e12;
+  if (run.meta.gemm_peak_gflops > 0) c.gemm_peak_gflops = run.meta.gemm_peak_gflops;
+  c.mfu = c.model_tflops * 1e3 / c.gemm_peak_gflops;
+  c.threads = run.meta.threads;
+}
+
 bool selects(const Selector& sel, const std::map<std::string, std::string>& vary) {
   for (const auto& [k, v] : sel) {
     auto it = vary.find(k);
@@ -803,6 +821,7 @@ AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides) 
       c.entropy_rate = run.meta.entropy_rate;
       c.coverage = run.meta.coverage;
       if (c.entropy_rate >= 0) c.entropy_gap = c.final_loss - c.entropy_rate;
+      set_throughput(c, run);
       c.included = (run.status == RunStatus::done || run.status == RunStatus::running) && !cv.steps.empty() &&
                    std::isfinite(c.final_train_ema);
       if (run.status == RunStatus::running) c.note = "still running at step " + std::to_string(c.last_step) + "; ";
@@ -963,6 +982,16 @@ AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides) 
       fin_rel.push_back(c.final_rel_pct);
       diff_series_v.push_back(diff_series(cv, curves[c.reference]));
     }
+    std::vector<double> secs, tps, tflops, mfu;
+    for (int ci : g.cells) {
+      const CellResult& c = rep.cells[size_t(ci)];
+      if (!c.included) continue;
+      secs.push_back(c.step_seconds), tps.push_back(c.tokens_per_second), tflops.push_back(c.model_tflops), mfu.push_back(c.mfu);
+    }
+    g.step_seconds = seed_stats(secs, conf);
+    g.tokens_per_second = seed_stats(tps, conf);
+    g.model_tflops = seed_stats(tflops, conf);
+    g.mfu = seed_stats(mfu, conf);
     g.converged_gap = seed_stats(conv, conf);
     g.converged_rel_pct = seed_stats(conv_rel, conf);
     g.converged_step_sd = seed_stats(conv_sd, conf);
@@ -1019,6 +1048,8 @@ AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides) 
   }
   if (single_seed) rep.notes.push_back("a config group has a single seed: no confidence interval for it");
 
+  for (auto& g : rep.groups)
+    if (g.reference >= 0) g.step_time_ratio = g.step_seconds.mean / rep.groups[size_t(g.reference)].step_seconds.mean;
   budget_analysis(rep);
   switch_analysis(runs, rep);
   comparison_analysis(rep, runs.manifest.settings, overrides, curves);

@@ -109,6 +109,10 @@ struct CellResult {
   double final_gap = kNaN, final_rel_pct = kNaN;
   std::string final_gap_kind;  // "val" | "train_ema": both runs' final losses of this kind
   std::string coverage;        // the run file's coverage line (which layers ran quantized, in what)
+  // Throughput: the median step time over the steps after the first (warm-up), and what follows
+  // from it; MFU = model TFLOP/s / the run's measured fp32 GEMM peak (NaN when the file predates it).
+  double step_seconds = kNaN, tokens_per_second = kNaN, model_tflops = kNaN, gemm_peak_gflops = kNaN, mfu = kNaN;
+  int64_t threads = 0;
   std::string note;
 };
 
@@ -145,6 +149,8 @@ struct GroupResult {
   int64_t window_step_lo = 0, window_step_hi = 0;
   double window_tokens_lo = kNaN, window_tokens_hi = kNaN;
   std::string coverage;  // the cells' coverage lines (distinct ones joined by " | ")
+  SeedStats step_seconds, tokens_per_second, model_tflops, mfu;  // over the group's runs
+  double step_time_ratio = kNaN;  // mean step time / the reference group's (nvfp4 / bf16: the cost of emulation)
   // Precision switch: a config whose recipe.switch_at is not `never` is compared with the same
   // config without the switch (equal resolved configs once seeds and the recipe.switch_* keys are
   // set aside): recovered = 1 − gap_switch / gap_unswitched of the final-loss gaps (seed means);

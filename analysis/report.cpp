@@ -222,6 +222,11 @@ std::string to_json(const AnalysisReport& r) {
     stats(j, "token_gap", g.token_gap, conf);
     j.value("token_gap_censored", g.token_gap_censored).value("n_censored", g.n_censored);
     stats(j, "entropy_gap", g.entropy_gap, conf);
+    stats(j, "step_seconds", g.step_seconds, conf);
+    stats(j, "tokens_per_second", g.tokens_per_second, conf);
+    stats(j, "model_tflops", g.model_tflops, conf);
+    stats(j, "mfu", g.mfu, conf);
+    j.value("step_time_ratio", g.step_time_ratio);
     j.value("coverage", g.coverage).value("has_switch", g.has_switch);
     j.value("switch_reference", g.switch_reference >= 0 ? r.groups[g.switch_reference].label : std::string());
     j.value("recovered_fraction", g.recovered_fraction);
@@ -260,6 +265,9 @@ std::string to_json(const AnalysisReport& r) {
         .end_object();
     j.value("final_gap", c.final_gap).value("final_rel_pct", c.final_rel_pct).value("final_gap_kind", c.final_gap_kind);
     j.value("coverage", c.coverage);
+    j.value("step_seconds", c.step_seconds).value("tokens_per_second", c.tokens_per_second);
+    j.value("model_tflops", c.model_tflops).value("gemm_peak_gflops", c.gemm_peak_gflops).value("mfu", c.mfu);
+    j.value("threads", c.threads);
     j.value("note", c.note);
     j.end_object();
   }
@@ -503,6 +511,19 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
          << (c->message.empty() ? "" : " — " + c->message) << "\n";
     md << "\n";
   }
+
+  md << "## Throughput\n\n";
+  md << "Per config, mean over its runs of each run's median step time (steps after the first), the tokens/s and "
+        "model TFLOP/s that follow (FLOPs per token: 6 x the linear weights + 12 x layers x seq_len x d_model, "
+        "`flops_per_token` in the run file), and MFU = model TFLOP/s / the fp32 GEMM rate each run measured at its "
+        "start with its thread count. Runs that shared the machine (`--jobs`) share its cores. Step time / baseline: "
+        "the cost of the config's emulated numerics against its baseline's.\n\n";
+  md << header_row({"config", "runs", "step time (ms)", "tokens/s", "model TFLOP/s", "MFU", "step time / baseline"});
+  for (const auto& g : r.groups)
+    md << row({group_name(r, g.index), std::to_string(g.step_seconds.n), fixed(g.step_seconds.mean * 1e3, 1),
+               fixed(g.tokens_per_second.mean, 0), fixed(g.model_tflops.mean, 4), std::isfinite(g.mfu.mean) ? fixed(g.mfu.mean * 100, 1) + "%" : "—",
+               g.is_baseline ? "1 (baseline)" : fixed(g.step_time_ratio, 2)});
+  md << "\n";
 
   md << "## Coverage\n\n";
   md << "Which linear layers actually ran quantized (a layer counts when a GEMM operand ran in an 8- or 4-bit "

@@ -890,8 +890,17 @@ TEST_F(AnalysisTest, ComparisonsArePairedBySeedWithKnownAnswers) {
   EXPECT_EQ(r.comparisons[2].n_seeds(), 0);
   EXPECT_NE(r.comparisons[2].note.find("no seed"), std::string::npos);
 
+  // Throughput from the step times (0.01 s per 1000-token step; no FLOP accounting in these files).
+  const GroupResult& nv = group(r, "recipe=nvfp4");
+  EXPECT_NEAR(nv.step_seconds.mean, 0.01, 1e-15);
+  EXPECT_NEAR(nv.tokens_per_second.mean, 1e5, 1e-6);
+  EXPECT_NEAR(nv.step_time_ratio, 1.0, 1e-12);
+  EXPECT_TRUE(std::isnan(nv.model_tflops.mean));
+
   // JSON, Markdown and CSV carry them.
   const std::string json = to_json(r), md = to_markdown(r), csv = to_csv(r);
+  EXPECT_NE(md.find("## Throughput"), std::string::npos);
+  EXPECT_NE(json.find("\"step_time_ratio\": 1"), std::string::npos);
   EXPECT_NE(json.find("\"comparisons\": ["), std::string::npos);
   EXPECT_NE(json.find("\"censored\": 3"), std::string::npos);
   EXPECT_NE(md.find("## Comparisons"), std::string::npos);

@@ -85,6 +85,7 @@ TEST(Findings, OneRowPerClaimFromTheComparisons) {
   const std::string md = findings_markdown(rows), json = findings_json(rows);
   EXPECT_NE(md.find("**agrees**"), std::string::npos) << md;
   EXPECT_NE(md.find("+0.0300 ["), std::string::npos) << md;
+  EXPECT_NE(md.find("Verdicts over 2 claims: 1 agrees, 1 no data."), std::string::npos) << md;
   EXPECT_NE(json.find("\"verdict\": \"no data\""), std::string::npos) << json;
 }
 

@@ -32,11 +32,19 @@ RunMeta test_meta() {
   m.entropy_rate = 1.75;
   m.recipe_manifest = "fprop: {x: nvfp4}\n";
   m.fingerprint = "fp:deadbeef";
+  m.data_source = "fortunes: /usr/share/games/fortunes (2576674 bytes, 43 files)";
+  m.data_files = "/usr/share/games/fortunes/art\t85327\n";
+  m.data_tokens = 2576674;
+  m.data_hash = "01cfa6faeee97e53";
+  m.flops_per_token = 2.5e6;
+  m.threads = 2;
+  m.gemm_peak_gflops = 120.5;
   return m;
 }
 
 StepRecord step_at(int64_t s) {
-  return StepRecord{s, s * 512, 5.0 / std::sqrt(static_cast<double>(s)), 1e-3 * s, 0.5 + s, 0.01 * s};
+  return StepRecord{s, s * 512, 5.0 / std::sqrt(static_cast<double>(s)), 1e-3 * s, 0.5 + s, 0.01 * s, 512 / (0.01 * s),
+                    3e-6 * s};
 }
 
 std::vector<QuantStatRecord> quant_at(int64_t s) {
@@ -83,6 +91,8 @@ void expect_steps_contiguous(const RunData& d, int64_t n) {
     ASSERT_EQ(r.lr, e.lr);
     ASSERT_EQ(r.grad_norm, e.grad_norm);
     ASSERT_EQ(r.step_seconds, e.step_seconds);
+    ASSERT_EQ(r.tokens_per_second, e.tokens_per_second);
+    ASSERT_EQ(r.model_tflops, e.model_tflops);
   }
 }
 
@@ -113,6 +123,13 @@ TEST_F(RunFileTest, RoundTripEveryTableAndAttribute) {
   EXPECT_EQ(d.gnr[3 * 4 + 2].noise_rms, 0.05f);
   EXPECT_EQ(d.gnr[3 * 4 + 2].gnr, 6.0f);
   EXPECT_EQ(d.meta.fingerprint, m.fingerprint);
+  EXPECT_EQ(d.meta.data_source, m.data_source);
+  EXPECT_EQ(d.meta.data_files, m.data_files);
+  EXPECT_EQ(d.meta.data_tokens, m.data_tokens);
+  EXPECT_EQ(d.meta.data_hash, m.data_hash);
+  EXPECT_EQ(d.meta.flops_per_token, m.flops_per_token);
+  EXPECT_EQ(d.meta.threads, m.threads);
+  EXPECT_EQ(d.meta.gemm_peak_gflops, m.gemm_peak_gflops);
   EXPECT_EQ(d.status, RunStatus::done);
   EXPECT_EQ(d.status_step, 200);
   EXPECT_EQ(d.status_message, "finished");

@@ -11,6 +11,7 @@
 #include "core/train/data.hpp"
 #include "core/train/optimizer.hpp"
 #include "core/train/random.hpp"
+#include "core/train/throughput.hpp"
 
 namespace fp4lab {
 namespace {
@@ -144,6 +145,17 @@ TEST(Checkpoint, PathNextToTheRunFile) {
   EXPECT_EQ(checkpoint_path_for("out/abc.h5"), "out/abc.ckpt.h5");
   EXPECT_EQ(checkpoint_path_for("run"), "run.ckpt.h5");
   EXPECT_EQ(final_checkpoint_path_for("out/abc.h5"), "out/abc.final.ckpt.h5");
+}
+
+TEST(Throughput, ModelFlopsPerTokenByHand) {
+  ModelConfig m;  // tiny: d 64, 2 layers, ff 192, seq 64, vocab 256
+  // linear weights: 2 x (4·64² + 3·64·192) + 64·256 = 2 x (16384 + 36864) + 16384 = 122880
+  // 6 x 122880 + 12 x 2 x 64 x 64 = 737280 + 98304
+  EXPECT_EQ(model_flops_per_token(m), 835584.0);
+  m.seq_len = 128;
+  EXPECT_EQ(model_flops_per_token(m), 737280.0 + 196608.0);
+  const double peak = measure_gemm_peak_gflops();
+  EXPECT_GT(peak, 0.1);  // any machine does better than 0.1 GFLOP/s
 }
 
 }  // namespace

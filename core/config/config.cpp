@@ -289,7 +289,18 @@ std::string closest_config_key(const std::string& path) {
 
 std::string presets_dir() {
   if (const char* env = std::getenv("FP4LAB_PRESETS")) return env;
-  return std::string(FP4LAB_SOURCE_DIR) + "/experiments";
+  // Relative to the running program: installed (<prefix>/bin -> <prefix>/share/fp4lab/experiments)
+  // or in the build tree (build/<preset>/ -> the source tree's experiments/).
+  static const std::string dir = [] {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path exe_dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
+    const fs::path installed = exe_dir / ".." / "share" / "fp4lab" / "experiments";
+    for (const fs::path& p : {installed, exe_dir / ".." / ".." / "experiments"})
+      if (fs::is_directory(p / "models", ec)) return fs::weakly_canonical(p, ec).string();
+    return installed.lexically_normal().string();
+  }();
+  return dir;
 }
 
 static const std::map<std::string, std::string>& preset_group_dirs() {

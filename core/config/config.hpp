@@ -80,7 +80,10 @@ std::string closest_config_key(const std::string& path);
 //   model: small      recipe: nvfp4      recipe.quantized.fprop_x: nvfp4 (a named operand format)
 bool is_preset_group(const std::string& path);
 std::vector<std::string> preset_names(const std::string& group);  // e.g. all recipe names
-std::string presets_dir();  // FP4LAB_PRESETS env var, else <source>/experiments
+// FP4LAB_PRESETS env var, else relative to the running program: <prefix>/share/fp4lab/experiments
+// for an installed fp4lab (<prefix>/bin/fp4lab), else the source tree's experiments/ for a binary
+// in build/<preset>/.
+std::string presets_dir();
 
 struct ConfigEntry {
   std::string path;

@@ -10,7 +10,7 @@
 
 #include "core/model/recipe.hpp"
 #include "core/ops/linear.hpp"
-#include "core/train/run_file.hpp"
+#include "core/model/telemetry.hpp"
 
 namespace fp4lab {
 

@@ -39,6 +39,8 @@ constexpr Column kColumns[] = {
     {"steps", "lr", ColType::f64, "1", "learning rate used in this step"},
     {"steps", "grad_norm", ColType::f64, "1", "global L2 norm of the gradient before clipping"},
     {"steps", "step_seconds", ColType::f64, "s", "wall time of this step"},
+    {"steps", "tokens_per_second", ColType::f64, "tokens/s", "training tokens of this step / step_seconds", 3},
+    {"steps", "model_tflops", ColType::f64, "TFLOP/s", "model FLOPs of this step (flops_per_token x tokens) / step_seconds / 1e12", 3},
     {"val", "step", ColType::i64, "1", "step after which validation ran"},
     {"val", "tokens", ColType::i64, "tokens", "training tokens consumed at that step"},
     {"val", "loss", ColType::f64, "nats/token", "mean validation cross-entropy"},
@@ -188,21 +190,6 @@ std::string SentinelRecord::summary() const {
          (format.empty() || format == "none" ? "" : " (" + format + ")");
 }
 
-std::string to_string(GemmRole r) {
-  switch (r) {
-    case GemmRole::fprop: return "fprop";
-    case GemmRole::dgrad: return "dgrad";
-    case GemmRole::wgrad: return "wgrad";
-  }
-  return "unknown";
-}
-
-std::string operand_name(GemmRole r, Operand o) {
-  // fprop Y = X·Wᵀ; dgrad dX = dY·W; wgrad dW = dYᵀ·X.
-  if (o == Operand::a) return r == GemmRole::fprop ? "x" : "dy";
-  return r == GemmRole::wgrad ? "x" : "w";
-}
-
 // ------------------------------------------------------------------------------------- writer
 
 struct RunWriter::Impl {
@@ -233,6 +220,8 @@ struct RunWriter::Impl {
       append_column(file, "steps", "lr", gather<double>(steps, [](auto& r) { return r.lr; }));
       append_column(file, "steps", "grad_norm", gather<double>(steps, [](auto& r) { return r.grad_norm; }));
       append_column(file, "steps", "step_seconds", gather<double>(steps, [](auto& r) { return r.step_seconds; }));
+      append_column(file, "steps", "tokens_per_second", gather<double>(steps, [](auto& r) { return r.tokens_per_second; }));
+      append_column(file, "steps", "model_tflops", gather<double>(steps, [](auto& r) { return r.model_tflops; }));
       steps.clear();
     }
     if (!val.empty()) {
@@ -315,6 +304,9 @@ RunWriter RunWriter::create(const std::string& path, const RunMeta& meta) {
   f.set_attr("/", "data_files", meta.data_files);
   f.set_attr("/", "data_tokens", meta.data_tokens);
   f.set_attr("/", "data_hash", meta.data_hash);
+  f.set_attr("/", "flops_per_token", meta.flops_per_token);
+  f.set_attr("/", "threads", meta.threads);
+  f.set_attr("/", "gemm_peak_gflops", meta.gemm_peak_gflops);
   for (const auto& c : kColumns) create_empty_column(f, c);
   f.flush();
   return RunWriter(std::move(impl));
@@ -388,6 +380,12 @@ void RunWriter::set_manifest(const std::string& recipe_manifest, const std::stri
   impl_->flush_now();
 }
 
+void RunWriter::set_machine(int64_t threads, double gemm_peak_gflops) {
+  impl_->file.set_attr("/", "threads", threads);
+  impl_->file.set_attr("/", "gemm_peak_gflops", gemm_peak_gflops);
+  impl_->flush_now();
+}
+
 void RunWriter::set_sentinel(const SentinelRecord& s) {
   h5::File& f = impl_->file;
   const std::vector<uint64_t> shape = {uint64_t(s.rows), uint64_t(s.cols)};
@@ -453,6 +451,9 @@ RunData read_run_once(const std::string& path, bool with_telemetry) {
   d.meta.data_files = attr_string_or(f, "data_files", "");
   d.meta.data_tokens = f.has_attr("/", "data_tokens") ? f.attr_int("/", "data_tokens") : 0;
   d.meta.data_hash = attr_string_or(f, "data_hash", "");
+  d.meta.flops_per_token = f.has_attr("/", "flops_per_token") ? f.attr_double("/", "flops_per_token") : 0.0;
+  d.meta.gemm_peak_gflops = f.has_attr("/", "gemm_peak_gflops") ? f.attr_double("/", "gemm_peak_gflops") : 0.0;
+  d.meta.threads = f.has_attr("/", "threads") ? f.attr_int("/", "threads") : 0;
   try {
     d.status = parse_run_status(attr_string_or(f, "status", "running"));
   } catch (const std::invalid_argument& e) {
@@ -468,8 +469,11 @@ RunData read_run_once(const std::string& path, bool with_telemetry) {
     const auto lr = read_column<double>(f, "steps", "lr", n);
     const auto gn = read_column<double>(f, "steps", "grad_norm", n);
     const auto secs = read_column<double>(f, "steps", "step_seconds", n);
+    const auto tps = read_column<double>(f, "steps", "tokens_per_second", n);
+    const auto tflops = read_column<double>(f, "steps", "model_tflops", n);
     d.steps.resize(n);
-    for (uint64_t i = 0; i < n; ++i) d.steps[i] = StepRecord{step[i], tokens[i], loss[i], lr[i], gn[i], secs[i]};
+    for (uint64_t i = 0; i < n; ++i)
+      d.steps[i] = StepRecord{step[i], tokens[i], loss[i], lr[i], gn[i], secs[i], tps[i], tflops[i]};
   }
   if (const uint64_t n = table_rows(f, "val")) {
     const auto step = read_column<int64_t>(f, "val", "step", n);

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/model/telemetry.hpp"
+
 namespace fp4lab {
 
 constexpr int64_t kRunSchemaVersion = 3;
@@ -21,6 +23,9 @@ struct StepRecord {  // one optimizer step
   int64_t step = 0;     // 1-based step index
   int64_t tokens = 0;   // tokens consumed after this step
   double train_loss = 0, lr = 0, grad_norm = 0, step_seconds = 0;
+  // Throughput of this step (schema 3; NaN in older files): tokens / step_seconds, and model
+  // FLOPs (RunMeta::flops_per_token x tokens) / step_seconds / 1e12.
+  double tokens_per_second = 0, model_tflops = 0;
 };
 
 struct ValRecord {
@@ -28,42 +33,10 @@ struct ValRecord {
   double loss = 0;
 };
 
-// GEMM roles and operands of a linear layer (spec §3).
-enum class GemmRole : uint8_t { fprop = 0, dgrad = 1, wgrad = 2 };
-enum class Operand : uint8_t { a = 0, b = 1 };  // fprop: a=X b=W; dgrad: a=dY b=W; wgrad: a=dY b=X
-std::string to_string(GemmRole);
-std::string operand_name(GemmRole, Operand);  // "x", "w", "dy"
-
-struct QuantStatRecord {  // one quantized GEMM operand of one tensor at a telemetry step
-  int64_t step = 0;
-  int32_t tensor = 0;  // index into RunMeta::tensor_names ("layers.3.mlp.down_proj")
-  // role/operand: which GEMM and which input of it (see operand_name for x / w / dy).
-  GemmRole role = GemmRole::fprop;
-  Operand operand = Operand::a;
-  float amax = 0;
-  float frac_flushed = 0, frac_saturated = 0, sqnr_db = 0;
-  float scale_min = 0, scale_max = 0, scale_std = 0;  // decoded block scales over valid blocks
-  // SQNR the same operand would have as plain nvfp4 / mxfp4 (NaN: shape not divisible); schema 2.
-  float whatif_nvfp4_sqnr_db = 0, whatif_mxfp4_sqnr_db = 0;
-};
-
 struct LayerNormRecord {  // per step, per parameter tensor
   int64_t step = 0;
   int32_t tensor = 0;  // index into RunMeta::tensor_names (which may list non-linear tensors too)
   float grad_norm = 0, update_norm = 0, adam_m_norm = 0, adam_v_norm = 0;
-};
-
-// Gradient-to-noise ratio of one linear layer's weight gradient at a telemetry step (Chmiel et al.,
-// "FP4 All the Way"): dW_ref = dYᵀ·X from unquantized fp32 operands, dW_q the gradient training used,
-// noise_rms σ_q = rms(dW_q − dW_ref), gnr = ‖dW_ref‖ / (σ_q·√d) = rms(dW_ref) / σ_q (d elements).
-// Progress stalls once gnr falls below √3 (kGnrThreshold). Infinite when dW_q == dW_ref.
-constexpr double kGnrThreshold = 1.7320508075688772;
-struct GnrRecord {
-  int64_t step = 0;
-  int32_t tensor = 0;  // index into RunMeta::tensor_names
-  float grad_norm = 0;  // ‖dW_ref‖
-  float noise_rms = 0;  // σ_q
-  float gnr = 0;
 };
 
 // What the non-finite sentinel found: the first NaN/Inf of a run (training step or validation
@@ -99,6 +72,10 @@ struct RunMeta {
   // line, in order), the stream's length in tokens and its FNV-1a hash (core/train/data.hpp).
   std::string data_source, data_files, data_hash;
   int64_t data_tokens = 0;
+  // Throughput accounting (schema 3, core/train/throughput.hpp): model FLOPs per training token,
+  // and the fp32 GEMM rate measured at the start of the latest session with its thread count.
+  double flops_per_token = 0, gemm_peak_gflops = 0;
+  int64_t threads = 0;
 };
 
 // Writes one run file. Records are buffered in memory and appended to the file at most every
@@ -132,6 +109,9 @@ class RunWriter {
   // Final (or interim) state; flushes. `at_step` is the last step the run completed.
   void set_status(RunStatus, int64_t at_step, const std::string& message = "");
   void set_manifest(const std::string& recipe_manifest, const std::string& coverage);
+  // The GEMM peak measured at the start of this session and its thread count (a resumed run
+  // records the latest session's).
+  void set_machine(int64_t threads, double gemm_peak_gflops);
   void set_sentinel(const SentinelRecord&);  // writes sentinel/ (once); flushes
   void flush();
 

@@ -19,6 +19,7 @@
 #include "core/train/fingerprint.hpp"
 #include "core/train/manifest.hpp"
 #include "core/train/optimizer.hpp"
+#include "core/train/throughput.hpp"
 
 namespace fp4lab {
 
@@ -127,9 +128,13 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
     for (const auto& f : data.files) meta.data_files += f + "\n";
     meta.data_tokens = data.bytes;
     meta.data_hash = data.hash;
+    meta.flops_per_token = model_flops_per_token(cfg.model);
     std::filesystem::remove(ckpt_path);
     writer.emplace(RunWriter::create(run_path, meta));
   }
+
+  writer->set_machine(omp_get_max_threads(), measure_gemm_peak_gflops());
+  const double flops_per_step = model_flops_per_token(cfg.model) * double(tokens_per_step);
 
   std::vector<int32_t> batch(static_cast<size_t>(B) * (T + 1));
   std::vector<QuantStatRecord> quant;
@@ -190,7 +195,8 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
     state.step = step;
     state.tokens = tokens_after;
     if (step == 1) state.initial_loss = loss;
-    writer->add_step({step, tokens_after, loss, lr, grad_norm, secs});
+    writer->add_step({step, tokens_after, loss, lr, grad_norm, secs, double(tokens_per_step) / secs,
+                      flops_per_step / secs / 1e12});
     if (!quant.empty()) {
       for (auto& q : quant) q.step = step, q.tensor = linear_param[size_t(q.tensor)];
       writer->add_quant_stats(quant);

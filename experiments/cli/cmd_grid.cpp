@@ -13,6 +13,7 @@
 #include "analysis/runs.hpp"
 #include "experiments/cli/commands.hpp"
 #include "experiments/grid/grid.hpp"
+#include "experiments/grid/mpi.hpp"
 #include "experiments/grid/runner.hpp"
 
 namespace fp4lab::cli {
@@ -100,7 +101,7 @@ void print_status(const std::string& dir) {
     for (const auto& [k, v] : c.vary)
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
   std::stable_partition(keys.begin(), keys.end(), analysis::is_seed_key);
-  std::vector<std::string> header = {"cell", "id", "state", "step", "tokens", "loss", "quantized"};
+  std::vector<std::string> header = {"cell", "id", "state", "step", "tokens", "loss", "tok/s", "quantized"};
   header.insert(header.end(), keys.begin(), keys.end());
   Table t(header);
   int counts[6] = {};
@@ -116,7 +117,9 @@ void print_status(const std::string& dir) {
                                       : "-";
     std::vector<std::string> row = {std::to_string(c.index), c.id, to_string(st.state),
                                     started ? std::to_string(st.step) : "-", started ? std::to_string(st.tokens) : "-",
-                                    format_loss(st.last_loss), quantized};
+                                    format_loss(st.last_loss),
+                                    std::isfinite(st.tokens_per_second) ? std::to_string(std::llround(st.tokens_per_second)) : "-",
+                                    quantized};
     for (const auto& k : keys) row.push_back(c.vary.count(k) ? c.vary.at(k) : "");
     t.add(row);
     if ((st.state == grid::CellState::failed || st.state == grid::CellState::diverged) && !st.message.empty())
@@ -218,7 +221,8 @@ void add_grid_commands(CLI::App& app) {
     s.threads = o->threads;
     s.only_cell = o->cell;
     s.retry_failed = o->retry_failed;
-    if (const int code = grid::run_grid(g, s); code != kExitOk) throw Exit{code, ""};
+    if (const int code = grid::under_mpirun() ? grid::run_grid_mpi(g, s) : grid::run_grid(g, s); code != kExitOk)
+      throw Exit{code, ""};
   });
 
   CLI::App* status = app.add_subcommand("status", "One line per cell of a grid output folder: state, step, tokens, loss");

@@ -1,5 +1,6 @@
 // The local grid runner: output directory, per-cell locks and state, one forked child per cell,
-// the --jobs pool, progress display and the final summary. MPI lives in mpi.cpp.
+// the --jobs pool, progress display and the final summary. MPI lives in mpi.cpp, which builds on
+// this file (never the other way round); the CLI picks one of the two.
 // A child trains one cell and reports over a pipe; the parent holds the cell's lock meanwhile.
 #include "experiments/grid/runner.hpp"
 
@@ -29,7 +30,6 @@
 
 #include "core/train/checkpoint.hpp"
 #include "core/train/trainer.hpp"
-#include "experiments/grid/mpi.hpp"
 
 namespace fp4lab::grid {
 
@@ -289,7 +289,7 @@ CellReport finish_child(Child& c, int wait_status, bool stopping, const std::str
 // The state on disk; `held`: whether another process holds the cell's lock.
 CellStatus disk_status(const std::string& dir, const std::string& id, bool held) {
   CellStatus s;
-  s.last_loss = std::numeric_limits<double>::quiet_NaN();
+  s.last_loss = s.tokens_per_second = std::numeric_limits<double>::quiet_NaN();
   const std::string run = run_file_path(dir, id);
   RunStatus run_status = RunStatus::running;
   bool have_run = false;
@@ -302,6 +302,11 @@ CellStatus disk_status(const std::string& dir, const std::string& id, bool held)
         s.step = d.steps.back().step;
         s.tokens = d.steps.back().tokens;
         s.last_loss = d.steps.back().train_loss;
+        const size_t n = std::min<size_t>(10, d.steps.size());
+        double secs = 0;
+        for (size_t i = d.steps.size() - n; i < d.steps.size(); ++i) secs += d.steps[i].step_seconds;
+        const int64_t before = d.steps.size() > n ? d.steps[d.steps.size() - n - 1].tokens : 0;
+        if (secs > 0) s.tokens_per_second = double(d.steps.back().tokens - before) / secs;
       }
       s.message = d.status_message;
       s.coverage = d.meta.coverage;
@@ -651,7 +656,6 @@ int finish_run(const Grid& g, const std::vector<int>& scope, const std::string& 
 }
 
 int run_grid(const Grid& g, const RunSettings& s) {
-  if (under_mpirun()) return run_grid_mpi(g, s);
   std::vector<int> scope;
   if (s.only_cell >= 0) scope.push_back(s.only_cell);
   else

@@ -28,6 +28,7 @@ struct CellStatus {
   CellState state = CellState::pending;
   int64_t step = 0, tokens = 0;
   double last_loss = 0;  // NaN when no step was recorded
+  double tokens_per_second = 0;  // mean over the last (up to 10) steps; NaN when none was recorded
   std::string message;   // why it failed or diverged
   std::string coverage;  // the run file's coverage line ("" without a run file)
 };
@@ -49,8 +50,8 @@ void write_output_dir(const Grid& g, const std::string& dir);
 // The default per-cell thread count: the machine's cores shared by `jobs` cells.
 int default_threads(int jobs);
 
-// Runs the grid (all cells, or settings.only_cell) on this machine, or under mpirun across the
-// ranks. Returns the exit status: 0 when every cell is done, 1 otherwise, 128 + signal when stopped.
+// Runs the grid (all cells, or settings.only_cell) on this machine with the local pool (under
+// mpirun the CLI calls run_grid_mpi, mpi.hpp, instead). Returns the exit status: 0 when every cell is done, 1 otherwise, 128 + signal when stopped.
 int run_grid(const Grid& g, const RunSettings& settings);
 
 // ---- the pieces the MPI coordinator builds on ----
