@@ -182,7 +182,7 @@ struct GridOptions {
 };
 
 void add_set_option(CLI::App* cmd, GridOptions& o) {
-  cmd->add_option("--set", o.sets, "override a config key after the grid's axes: key=value (repeatable)")
+  cmd->add_option("--set", o.sets, "override a config key after the grid's axes: key=value (repeatable); seeds=[4,5,6] replaces the grid's seed list")
       ->allow_extra_args(false);
 }
 
