@@ -163,6 +163,7 @@ inline Nvfp4Specs nvfp4_specs() {
   s.input.element = ElementFormat::fp4_e2m1;
   s.input.block = 16;
   s.input.scale = ScaleFormat::e4m3;
+  s.input.operand_dtype = OperandDtype::fp32;  // as resolve_linear() hands it to the model's linears
   s.weight = s.grad = s.input;
   s.weight.tile = Tile::d2;
   s.grad.rounding = Rounding::sr;

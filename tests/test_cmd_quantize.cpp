@@ -79,6 +79,15 @@ TEST_F(CmdQuantize, WritesCodesScalesDequantEqualToTheLibrary) {
   s.rounding = Rounding::sr;
   s.formula = BlockScaleFormula::te_2_13;
   cases.push_back({"--format nvfp4 --tile 2d --rht --rounding sr --seed 3 --te-formula 2.13", s, {3, 0, 0}});
+  named_format("nvfp4", s);
+  s.four_over_six = FourOverSix::mse;
+  s.global_e4m3_max = 256;
+  s.tile = Tile::d2;
+  s.operand_dtype = OperandDtype::bf16;
+  cases.push_back({"--format nvfp4 --four-over-six mse --global-e4m3-max 256 --tile 2d --operand-dtype bf16", s, {}});
+  named_format("nvfp4", s);
+  s.row_scaled = true;
+  cases.push_back({"--format nvfp4 --row-scaled", s, {}});
   named_format("mxfp4", s);
   s.scale_rule = ScaleRule::ceil;
   s.block = 16;
@@ -133,6 +142,8 @@ TEST_F(CmdQuantize, UsageErrorsExitTwoWithOneLineAndNoOutput) {
       {"quantize " + in_ + " " + out + " --dataset odd --format nvfp4 --block 8 --tile 2d", "do not divide the first axis (5)"},
       {"quantize " + in_ + " " + out + " --dataset w --format mxfp8 --rounding sr", "stochastic rounding is only defined"},
       {"quantize " + in_ + " " + out + " --dataset w --format nvfp4 --rht --rht-size 12", "rht_size 12"},
+      {"quantize " + in_ + " " + out + " --dataset w --format nvfp4 --global-e4m3-max 256", "or 256 with 4over6"},
+      {"quantize " + in_ + " " + out + " --dataset w --format nvfp4 --four-over-six mae --rounding sr", "4over6"},
       {"quantize " + path("missing.h5") + " " + out + " --dataset w --format nvfp4", "no such file"},
       {"quantize " + in_ + " " + in_ + " --dataset w --format nvfp4", "OUT must differ from IN"},
       {"quantize " + in_ + " " + out + " --dataset w --format nvfp9", ""},

@@ -260,6 +260,9 @@ TEST(Model, RejectsBadConfigsAndInputs) {
 TEST(Recipe, ResolveLinearCoverageKeepsAndSchedule) {
   RecipeConfig r;
   r.quantized.fprop_x.element = ElementFormat::fp4_e2m1;
+  for (LinearRecipe* lr : {&r.quantized, &r.high_precision})  // resolved dtypes compare equal
+    for (QuantSpec* s : {&lr->fprop_x, &lr->fprop_w, &lr->dgrad_dy, &lr->dgrad_w, &lr->wgrad_dy, &lr->wgrad_x})
+      s->operand_dtype = OperandDtype::fp32;
   ASSERT_TRUE(r.quantized.any_quantized());
   ASSERT_FALSE(r.high_precision.any_quantized());
   const int n = 6;

@@ -45,11 +45,11 @@ struct Result {
 };
 
 Result run(bool fast, const std::vector<float>& x, int64_t rows, int64_t cols, const QuantSpec& spec,
-           const QuantRandom& rnd = {}) {
+           const QuantRandom& rnd = {}, float delayed_scale = 1.0f) {
   Result r;
   r.out.assign(x.size(), -123.0f);
   const QuantOutputs extra{&r.codes, &r.scales, &r.amax, &r.stats, &r.nonfinite};
-  (fast ? quantize : quantize_reference)(x.data(), r.out.data(), rows, cols, spec, rnd, extra);
+  (fast ? quantize : quantize_reference)(x.data(), r.out.data(), rows, cols, spec, rnd, extra, delayed_scale);
   return r;
 }
 
@@ -776,6 +776,40 @@ std::vector<QuantSpec> all_specs() {
   bf16_rht.rht = true;
   specs.push_back(bf16_rht);
   specs.push_back(named("fp32"));
+  // TE dialects (issue 11): bf16 operands, 4over6 (both error modes, both E4M3 maxima, 1D and 2D),
+  // row-scaled NVFP4, delayed scaling (at the default scale 1; other scales in test_te_dialects).
+  for (auto mode : {FourOverSix::mae, FourOverSix::mse})
+    for (int q : {448, 256})
+      for (auto tile : {Tile::d1, Tile::d2}) {
+        QuantSpec s = named("nvfp4");
+        s.four_over_six = mode;
+        s.global_e4m3_max = q;
+        s.tile = tile;
+        specs.push_back(s);
+        s.operand_dtype = OperandDtype::bf16;
+        specs.push_back(s);
+      }
+  for (auto rounding : {Rounding::rne, Rounding::sr}) {
+    QuantSpec s = named("nvfp4");
+    s.row_scaled = true;
+    s.rounding = rounding;
+    specs.push_back(s);
+    s.rht = rounding == Rounding::sr;
+    s.four_over_six = rounding == Rounding::rne ? FourOverSix::mae : FourOverSix::off;
+    specs.push_back(s);
+  }
+  QuantSpec te = named("nvfp4");
+  te.operand_dtype = OperandDtype::bf16;
+  te.rounding = Rounding::sr;
+  te.rht = true;
+  specs.push_back(te);
+  for (auto element : {ElementFormat::fp8_e4m3, ElementFormat::fp8_e5m2}) {
+    QuantSpec s = named(element == ElementFormat::fp8_e4m3 ? "fp8_e4m3" : "fp8_e5m2");
+    s.scaling = Scaling::delayed;
+    specs.push_back(s);
+    s.operand_dtype = OperandDtype::bf16;
+    specs.push_back(s);
+  }
   return specs;
 }
 

@@ -81,9 +81,13 @@ TEST(Trainer, SameSeedSameTrajectoryAndThreadCountIndependent) {
   EXPECT_NE(read_run(dir + "/a.h5").steps[0].train_loss, read_run(dir + "/c.h5").steps[0].train_loss);
 }
 
-TEST(Trainer, InterruptedRunResumesBitForBit) {
-  const std::string dir = temp_dir("resume");
-  const Config c = tiny_config("nvfp4", 16 * 256);  // 16 steps, checkpoints every 5
+class Resume : public ::testing::TestWithParam<std::string> {};
+
+// nvfp4, and fp8_delayed with a 4-step amax history, so the scales after a resume depend on the
+// histories the checkpoint carried.
+TEST_P(Resume, InterruptedRunResumesBitForBit) {
+  const std::string dir = temp_dir("resume_" + GetParam());
+  const Config c = tiny_config(GetParam(), 16 * 256, {"recipe.amax_history_len=4"});  // 16 steps, checkpoints every 5
   ASSERT_EQ(run(c, dir + "/full.h5").status, RunStatus::done);
   // Stop after step 7 (checkpoint written at 7), and again after 12; each resume continues.
   TrainResult r = run(c, dir + "/cut.h5", 7);
@@ -100,6 +104,23 @@ TEST(Trainer, InterruptedRunResumesBitForBit) {
   r = run(c, dir + "/cut.h5");
   EXPECT_TRUE(r.skipped);
   EXPECT_EQ(read_run(dir + "/cut.h5").steps.size(), 16u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Trainer, Resume, ::testing::Values("nvfp4", "fp8_delayed"));
+
+TEST(Trainer, DelayedScalingCheckpointCarriesTheAmaxHistories) {
+  const std::string dir = temp_dir("delayed");
+  const Config c = tiny_config("fp8_delayed", 16 * 256, {"recipe.amax_history_len=4"});
+  run(c, dir + "/cut.h5", 7);
+  Model model(c.model, c.recipe);
+  load_checkpoint(checkpoint_path_for(dir + "/cut.h5"), model, nullptr);
+  const std::vector<float> state = model.delayed_scaling_state();
+  const size_t width = 3 + 4, slots = 14 * 6;  // tiny: 2 blocks x 7 linears, six operands each
+  ASSERT_EQ(state.size(), slots * width);
+  for (size_t i = 0; i < state.size(); i += width) {
+    EXPECT_NE(state[i + 1], 1.0f) << "slot " << state[i] << ": the scale moved off its initial 1";
+    EXPECT_TRUE(state[i + 2] == 448.0f || state[i + 2] == 57344.0f);
+  }
 }
 
 TEST(Trainer, ResumeAfterLostProgressRepeatsNoStep) {

@@ -65,9 +65,15 @@ using Accessor = std::function<T&(Config&)>;
 class FieldTable {
  public:
   std::vector<ConfigField> fields;
+  bool omit_default = false;  // set on the fields added from now on (see ConfigField)
+
+  void push(ConfigField f) {
+    f.omit_default = omit_default;
+    fields.push_back(std::move(f));
+  }
 
   void add_int(const std::string& path, const std::string& help, Accessor<int> acc) {
-    fields.push_back({path, "int", help,
+    push({path, "int", help,
                       [=](Config& c, const Value& v) {
                         long long x = v.as_int(path);
                         if (x < INT32_MIN || x > INT32_MAX) throw ConfigError(v.loc(), path, "out of range");
@@ -76,11 +82,11 @@ class FieldTable {
                       [=](const Config& c) { return std::to_string(acc(const_cast<Config&>(c))); }});
   }
   void add_i64(const std::string& path, const std::string& help, Accessor<int64_t> acc) {
-    fields.push_back({path, "int", help, [=](Config& c, const Value& v) { acc(c) = v.as_int(path); },
+    push({path, "int", help, [=](Config& c, const Value& v) { acc(c) = v.as_int(path); },
                       [=](const Config& c) { return std::to_string(acc(const_cast<Config&>(c))); }});
   }
   void add_u64(const std::string& path, const std::string& help, Accessor<uint64_t> acc) {
-    fields.push_back({path, "int", help,
+    push({path, "int", help,
                       [=](Config& c, const Value& v) {
                         long long x = v.as_int(path);
                         if (x < 0) throw ConfigError(v.loc(), path, "must be >= 0");
@@ -89,15 +95,15 @@ class FieldTable {
                       [=](const Config& c) { return std::to_string(acc(const_cast<Config&>(c))); }});
   }
   void add_float(const std::string& path, const std::string& help, Accessor<double> acc) {
-    fields.push_back({path, "float", help, [=](Config& c, const Value& v) { acc(c) = v.as_double(path); },
+    push({path, "float", help, [=](Config& c, const Value& v) { acc(c) = v.as_double(path); },
                       [=](const Config& c) { return format_double(acc(const_cast<Config&>(c))); }});
   }
   void add_bool(const std::string& path, const std::string& help, Accessor<bool> acc) {
-    fields.push_back({path, "bool", help, [=](Config& c, const Value& v) { acc(c) = v.as_bool(path); },
+    push({path, "bool", help, [=](Config& c, const Value& v) { acc(c) = v.as_bool(path); },
                       [=](const Config& c) { return acc(const_cast<Config&>(c)) ? "true" : "false"; }});
   }
   void add_string(const std::string& path, const std::string& help, Accessor<std::string> acc) {
-    fields.push_back({path, "string", help,
+    push({path, "string", help,
                       [=](Config& c, const Value& v) { acc(c) = v.as_string(path); },
                       [=](const Config& c) { return acc(const_cast<Config&>(c)); }});
   }
@@ -105,7 +111,7 @@ class FieldTable {
   void add_enum(const std::string& path, const std::string& help, std::vector<E> values, Accessor<E> acc) {
     std::string type;
     for (auto v : values) type += (type.empty() ? "" : "|") + to_string(v);
-    fields.push_back({path, type, help,
+    push({path, type, help,
                       [=](Config& c, const Value& v) {
                         E e{};
                         if (!parse(v.as_string(path), e))
@@ -140,6 +146,27 @@ class FieldTable {
     add_enum<BlockScaleFormula>(prefix + ".formula", "NVFP4 block-scale formula (TE version)",
                                 {BlockScaleFormula::te_2_14, BlockScaleFormula::te_2_13},
                                 [=](Config& c) -> BlockScaleFormula& { return acc(c).formula; });
+    const bool was = omit_default;
+    omit_default = true;
+    add_enum<OperandDtype>(prefix + ".operand_dtype",
+                           "round the operand to bf16 before quantizing (TE), fp32, or inherit recipe.operand_dtype",
+                           {OperandDtype::inherit, OperandDtype::fp32, OperandDtype::bf16},
+                           [=](Config& c) -> OperandDtype& { return acc(c).operand_dtype; });
+    add_enum<FourOverSix>(prefix + ".four_over_six", "TE 4over6 NVFP4: per block, map-to-4 when its error is smaller",
+                          {FourOverSix::off, FourOverSix::mae, FourOverSix::mse},
+                          [=](Config& c) -> FourOverSix& { return acc(c).four_over_six; });
+    add_int(prefix + ".global_e4m3_max", "Q of NVFP4's tensor scale 6Q/amax: 448, or 256 with 4over6",
+            [=](Config& c) -> int& { return acc(c).global_e4m3_max; });
+    add_bool(prefix + ".row_scaled", "NVFP4 with one fp32 amax per row (TE row-scaled activations)",
+             [=](Config& c) -> bool& { return acc(c).row_scaled; });
+    add_enum<Scaling>(prefix + ".scaling", "per-tensor fp32 scale from this tensor (current) or an amax history (delayed)",
+                      {Scaling::current, Scaling::delayed},
+                      [=](Config& c) -> Scaling& { return acc(c).scaling; });
+    add_enum<CopySource>(prefix + ".source",
+                         "dgrad_w / wgrad_x: quantize the tensor (input) or the dequantized forward copy (fprop)",
+                         {CopySource::input, CopySource::fprop},
+                         [=](Config& c) -> CopySource& { return acc(c).source; });
+    omit_default = was;
   }
 
   void add_linear(const std::string& prefix, std::function<LinearRecipe&(Config&)> acc) {
@@ -197,6 +224,18 @@ FieldTable make_table() {
              [](Config& c) -> bool& { return c.recipe.switch_dgrad; });
   t.add_bool("recipe.switch_wgrad", "the precision switch applies to wgrad GEMMs",
              [](Config& c) -> bool& { return c.recipe.switch_wgrad; });
+  t.omit_default = true;
+  t.add_enum<OperandDtype>("recipe.operand_dtype", "operands round to bf16 before quantizing (TE) or stay fp32",
+                           {OperandDtype::fp32, OperandDtype::bf16},
+                           [](Config& c) -> OperandDtype& { return c.recipe.operand_dtype; });
+  t.add_int("recipe.amax_history_len", "delayed scaling: amax history length",
+            [](Config& c) -> int& { return c.recipe.delayed.history_len; });
+  t.add_enum<AmaxAlgo>("recipe.amax_compute_algo", "delayed scaling: the history's max or its most recent amax",
+                       {AmaxAlgo::max, AmaxAlgo::most_recent},
+                       [](Config& c) -> AmaxAlgo& { return c.recipe.delayed.algo; });
+  t.add_float("recipe.margin", "delayed scaling: scale = fp8_max * 2^-margin / amax",
+              [](Config& c) -> double& { return c.recipe.delayed.margin; });
+  t.omit_default = false;
   // optim
   t.add_float("optim.lr", "peak learning rate", [](Config& c) -> double& { return c.optim.lr; });
   t.add_float("optim.min_lr_ratio", "final lr / peak lr", [](Config& c) -> double& { return c.optim.min_lr_ratio; });
@@ -561,7 +600,8 @@ void validate_config(const Config& c, const KeyOrigins& origins) {
           // Point at the field of this operand that was set last.
           std::string at = key + ".block";
           int latest = -1;
-          for (const char* leaf : {".element", ".block", ".scale", ".scale_rule", ".tile", ".rounding", ".rht", ".rht_size"})
+          for (const char* leaf : {".element", ".block", ".scale", ".scale_rule", ".tile", ".rounding", ".rht",
+                                   ".rht_size", ".four_over_six", ".global_e4m3_max", ".row_scaled", ".scaling"})
             if (origin(key + leaf).order > latest) latest = origin(key + leaf).order, at = key + leaf;
           fail(at, why + " (operand " + std::to_string(rows) + "x" + std::to_string(cols) + ")");
         }
@@ -571,8 +611,10 @@ void validate_config(const Config& c, const KeyOrigins& origins) {
 }
 
 std::string canonical_yaml(const Config& c) {
+  static const Config defaults;
   Value root = Value::map();
   for (const auto& f : config_fields()) {
+    if (f.omit_default && f.get(c) == f.get(defaults)) continue;
     Value* node = &root;
     size_t start = 0;
     std::string path = f.path;

@@ -66,6 +66,9 @@ struct ConfigField {
   std::string help;
   std::function<void(Config&, const Value&)> set;  // throws ConfigError
   std::function<std::string(const Config&)> get;   // canonical text
+  // Left out of canonical_yaml (and so of the cell id) while at its default value: keys added after
+  // results were published, so that configs not using them keep their ids.
+  bool omit_default = false;
 };
 const std::vector<ConfigField>& config_fields();
 const ConfigField* find_config_field(const std::string& path);

@@ -316,7 +316,7 @@ struct Model::Impl {
   LinearQuant quant(int li) const {
     const bool poison = training && probe && probe->step == step && probe->linear == li;
     return LinearQuant{&linears[size_t(li)].recipe, seed, uint64_t(step), uint64_t(li), telemetry != nullptr,
-                       poison ? &probe->at : nullptr};
+                       poison ? &probe->at : nullptr, &recipe.delayed, training};
   }
 
   // Counts the operand uses of one GEMM role and records telemetry for its quantized operands.
@@ -542,7 +542,40 @@ double Model::forward_backward(const int32_t* tokens, int B, int T, uint64_t see
   impl_->begin_pass(tokens, B, T, seed, step, tokens_seen, telemetry, true);
   const double loss = impl_->forward();
   impl_->backward();
+  for (auto& lin : impl_->linears)  // delayed scaling: next step's scales from this step's amaxes
+    for (auto& role : lin.state.delayed)
+      for (DelayedScaling& d : role) d.update(impl_->recipe.delayed);
   return loss;
+}
+
+std::vector<float> Model::delayed_scaling_state() const {
+  std::vector<float> rows;
+  const auto& lins = impl_->linears;
+  for (size_t li = 0; li < lins.size(); ++li)
+    for (int r = 0; r < kGemmRoles; ++r)
+      for (int o = 0; o < kGemmOperands; ++o) {
+        const DelayedScaling& d = lins[li].state.delayed[r][o];
+        if (d.history.empty()) continue;
+        rows.push_back(float((li * kGemmRoles + size_t(r)) * kGemmOperands + size_t(o)));
+        rows.push_back(d.scale);
+        rows.push_back(d.fp8_max);
+        rows.insert(rows.end(), d.history.begin(), d.history.end());
+      }
+  return rows;
+}
+
+void Model::set_delayed_scaling_state(const std::vector<float>& rows) {
+  const size_t width = 3 + size_t(impl_->recipe.delayed.history_len);
+  if (rows.size() % width != 0) throw std::invalid_argument("delayed scaling state: rows do not match amax_history_len");
+  auto& lins = impl_->linears;
+  for (size_t i = 0; i < rows.size(); i += width) {
+    const size_t slot = size_t(rows[i]), li = slot / (kGemmRoles * kGemmOperands);
+    if (li >= lins.size()) throw std::invalid_argument("delayed scaling state: no such linear layer");
+    DelayedScaling& d = lins[li].state.delayed[(slot / kGemmOperands) % kGemmRoles][slot % kGemmOperands];
+    d.scale = rows[i + 1];
+    d.fp8_max = rows[i + 2];
+    d.history.assign(rows.begin() + std::ptrdiff_t(i + 3), rows.begin() + std::ptrdiff_t(i + width));
+  }
 }
 
 double Model::forward_loss(const int32_t* tokens, int B, int T, int64_t tokens_seen) {

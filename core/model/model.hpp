@@ -95,6 +95,11 @@ class Model {
   const float* last_logits() const;
 
   const std::vector<GemmUse>& gemm_uses() const;  // counters since construction
+
+  // Delayed-scaling state of the operands that use it, for checkpoints: one row per operand of
+  // 3 + amax_history_len floats (operand slot, scale, fp8 max, history). Empty when none does.
+  std::vector<float> delayed_scaling_state() const;
+  void set_delayed_scaling_state(const std::vector<float>& rows);
   void set_nonfinite_probe(const std::optional<NonfiniteProbe>& probe);
 
  private:

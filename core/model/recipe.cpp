@@ -58,12 +58,15 @@ static const LinearRecipe& layer_recipe(const RecipeConfig& r, LayerKind kind, i
 LinearRecipe resolve_linear(const RecipeConfig& r, LayerKind kind, int block, int n_blocks,
                             int64_t tokens_seen) {
   LinearRecipe out = layer_recipe(r, kind, block, n_blocks);
-  if (r.switch_at != SwitchAt::tokens || tokens_seen < r.switch_tokens) return out;
-  const LinearRecipe& hp = r.high_precision;
-  if (r.switch_fprop) out.fprop_x = hp.fprop_x, out.fprop_w = hp.fprop_w;
-  if (r.switch_dgrad) out.dgrad_dy = hp.dgrad_dy, out.dgrad_w = hp.dgrad_w;
-  if (r.switch_wgrad) out.wgrad_dy = hp.wgrad_dy, out.wgrad_x = hp.wgrad_x;
-  if (r.switch_fprop && r.switch_dgrad && r.switch_wgrad) out.bf16_output = hp.bf16_output;
+  if (r.switch_at == SwitchAt::tokens && tokens_seen >= r.switch_tokens) {
+    const LinearRecipe& hp = r.high_precision;
+    if (r.switch_fprop) out.fprop_x = hp.fprop_x, out.fprop_w = hp.fprop_w;
+    if (r.switch_dgrad) out.dgrad_dy = hp.dgrad_dy, out.dgrad_w = hp.dgrad_w;
+    if (r.switch_wgrad) out.wgrad_dy = hp.wgrad_dy, out.wgrad_x = hp.wgrad_x;
+    if (r.switch_fprop && r.switch_dgrad && r.switch_wgrad) out.bf16_output = hp.bf16_output;
+  }
+  for (QuantSpec* s : {&out.fprop_x, &out.fprop_w, &out.dgrad_dy, &out.dgrad_w, &out.wgrad_dy, &out.wgrad_x})
+    if (s->operand_dtype == OperandDtype::inherit) s->operand_dtype = r.operand_dtype;
   return out;
 }
 
@@ -75,6 +78,8 @@ std::string validate(const RecipeConfig& r) {
   if (r.switch_at == SwitchAt::fraction || r.switch_at == SwitchAt::decay)
     return "switch_at " + to_string(r.switch_at) + " must be resolved to a token count against the budget first";
   if (r.switch_at == SwitchAt::tokens && r.switch_tokens <= 0) return "switch_at tokens needs switch_tokens > 0";
+  if (r.operand_dtype == OperandDtype::inherit) return "operand_dtype must be fp32 or bf16";
+  if (r.delayed.history_len < 1) return "amax_history_len must be >= 1";
   return "";
 }
 

@@ -45,10 +45,14 @@ struct RecipeConfig {
   int64_t switch_tokens = 0;     // switch_at tokens: the switch point
   double switch_fraction = 0.0;  // switch_at fraction: the switch point / train.tokens, in (0, 1)
   bool switch_fprop = true, switch_dgrad = true, switch_wgrad = true;
+  // The operand dtype of every operand whose spec says `inherit` (fp32, or bf16 as TE).
+  OperandDtype operand_dtype = OperandDtype::fp32;
+  DelayedScalingConfig delayed;  // amax history of Scaling::delayed operands
 };
 
 // The recipe for one linear layer (block index in [0, n_blocks); lm_head ignores it).
-// `tokens_seen` (tokens consumed before the step) drives the precision schedule.
+// `tokens_seen` (tokens consumed before the step) drives the precision schedule. Every operand
+// spec comes back with its operand dtype resolved (never `inherit`).
 LinearRecipe resolve_linear(const RecipeConfig& r, LayerKind kind, int block, int n_blocks,
                             int64_t tokens_seen);
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/ops/matmul.hpp"
+#include "core/quant/block_scale.hpp"
 
 namespace fp4lab {
 namespace {
@@ -106,9 +107,10 @@ NonfiniteFinding quantized_operand_finding(const OperandCopy& copy, const Operan
   return f;
 }
 
-// copy = Q(operand) as a [rows, cols] matrix. Throws NonfiniteError when the sentinel fires.
+// copy = Q(operand) as a [rows, cols] matrix, a delayed-scaling operand with the scale of `ds`.
+// Throws NonfiniteError when the sentinel fires.
 const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& spec, const LinearQuant& q,
-                  int role, int operand) {
+                  int role, int operand, const DelayedScaling& ds) {
   const int64_t rows = o.rows, cols = o.cols;
   copy.values.resize(size_t(rows * cols));
   const float* in = prepare(copy.values.data(), o, q, role, operand);
@@ -116,6 +118,7 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
   bool nonfinite = false;
   QuantOutputs extra;
   extra.nonfinite = &nonfinite;
+  if (spec.scaling == Scaling::delayed) extra.global_amax = &copy.amax;
   try {
     if (q.collect_stats) {
       extra.stats = &copy.stats;
@@ -130,7 +133,7 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
         copy.whatif_sqnr_db[f] = float(st.sqnr_db());
       }
     }
-    quantize(in, copy.values.data(), rows, cols, spec, random_of(q, role, operand), extra);
+    quantize(in, copy.values.data(), rows, cols, spec, random_of(q, role, operand), extra, ds.scale);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string(kOperandNames[role][operand]) + " [" +
                                 std::to_string(rows) + ", " + std::to_string(cols) +
@@ -140,6 +143,14 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
   copy.valid = true;
   if (nonfinite) throw NonfiniteError(quantized_operand_finding(copy, o, q, role, operand));
   return copy.values.data();
+}
+
+// A training pass records the amax of a delayed-scaling operand's copy (made here or reused).
+void note_amax(LinearState& st, const LinearQuant& q, int role, int operand, const OperandCopy& copy) {
+  if (copy.spec.scaling != Scaling::delayed || !q.record_amax) return;
+  static const DelayedScalingConfig kDefault;
+  st.delayed[role][operand].record(copy.amax, element_max(copy.spec.element),
+                                   (q.delayed ? *q.delayed : kDefault).history_len);
 }
 
 // A GEMM's output [rows, cols] held a NaN/Inf while its quantized operands were finite: the first
@@ -212,7 +223,37 @@ bool LinearRecipe::any_quantized() const {
          dgrad_w.quantized() || wgrad_dy.quantized() || wgrad_x.quantized();
 }
 
+std::string to_string(AmaxAlgo a) { return a == AmaxAlgo::max ? "max" : "most_recent"; }
+
+bool parse(const std::string& s, AmaxAlgo& out) {
+  for (AmaxAlgo a : {AmaxAlgo::max, AmaxAlgo::most_recent})
+    if (s == to_string(a)) return out = a, true;
+  return false;
+}
+
+void DelayedScaling::record(float amax, float element_max, int history_len) {
+  if (history.empty()) history.assign(size_t(std::max(history_len, 1)), 0.0f);
+  fp8_max = element_max;
+  history[0] = std::fmax(history[0], amax);
+}
+
+void DelayedScaling::update(const DelayedScalingConfig& cfg) {
+  if (history.empty()) return;
+  const size_t n = history.size();
+  float amax = 0.0f;
+  for (float a : history) amax = std::fmax(amax, a);  // fmaxf: NaN entries ignored, as TE
+  if (cfg.algo == AmaxAlgo::most_recent) amax = history[0];
+  const float newest = history[0];
+  for (size_t i = 1; i + 1 < n; ++i) history[i] = history[i + 1];
+  if (n > 1) history[n - 1] = newest;
+  history[0] = 0.0f;
+  const float scaled_max = fp8_max * std::pow(2.0f, -float(cfg.margin));
+  if (std::isfinite(amax) && amax > 0.0f) scale = scaled_max / amax;
+}
+
 std::string validate(const LinearRecipe& r) {
+  for (const QuantSpec* s : {&r.fprop_x, &r.fprop_w, &r.dgrad_dy, &r.wgrad_dy})
+    if (s->source != CopySource::input) return "only dgrad_w and wgrad_x can be built from the forward copy (source fprop)";
   if (!same_transform(r.fprop_x, r.fprop_w)) return "fprop: x and w must use the same RHT";
   if (!same_transform(r.dgrad_dy, r.dgrad_w)) return "dgrad: dy and w must use the same RHT";
   if (!same_transform(r.wgrad_dy, r.wgrad_x)) return "wgrad: dy and x must use the same RHT";
@@ -237,14 +278,17 @@ void linear_forward(float* y, LinearInput& x, const float* w, int64_t n, const L
   const bool quantized[2] = {r.fprop_x.quantized(), r.fprop_w.quantized()};
   const float* xa = x.x;  // [M, K]
   if (quantized[kOperandA]) {
-    if (!(x.fprop.valid && x.fprop.spec == r.fprop_x)) fill(x.fprop, ops[kOperandA], r.fprop_x, q, kFprop, kOperandA);
+    if (!(x.fprop.valid && x.fprop.spec == r.fprop_x))
+      fill(x.fprop, ops[kOperandA], r.fprop_x, q, kFprop, kOperandA, st.delayed[kFprop][kOperandA]);
+    note_amax(st, q, kFprop, kOperandA, x.fprop);
     xa = x.fprop.values.data();
     st.used[kFprop][kOperandA] = &x.fprop;
   }
   const float* wb = w;  // [N, K]
   st.w_fprop.valid = false;
   if (quantized[kOperandB]) {
-    wb = fill(st.w_fprop, ops[kOperandB], r.fprop_w, q, kFprop, kOperandB);
+    wb = fill(st.w_fprop, ops[kOperandB], r.fprop_w, q, kFprop, kOperandB, st.delayed[kFprop][kOperandB]);
+    note_amax(st, q, kFprop, kOperandB, st.w_fprop);
     st.used[kFprop][kOperandB] = &st.w_fprop;
   }
   matmul(y, xa, Trans::n, wb, Trans::t, m, n, k, false);  // [M, N]
@@ -260,12 +304,16 @@ void linear_backward(float* dx, float* dw, const float* dy, LinearInput& x, cons
   const int64_t m = x.m, k = x.k;
   for (int role : {kDgrad, kWgrad}) st.used[role][kOperandA] = st.used[role][kOperandB] = nullptr;
 
-  // dgrad: dX [M, K] += Q(dY) [M, N] · Q(Wᵀ)ᵀ
-  const OperandSource dgrad_ops[2] = {{dy, false, m, n}, {w, true, k, n}};  // dY [M, N], Wᵀ [K, N]
+  // dgrad: dX [M, K] += Q(dY) [M, N] · Q(Wᵀ)ᵀ; Wᵀ [K, N] from W, or from the forward copy Q(W)
+  const bool w_from_fprop = r.dgrad_w.source == CopySource::fprop && r.fprop_w.quantized();
+  if (w_from_fprop && !(st.w_fprop.valid && st.w_fprop.spec == r.fprop_w))
+    throw std::logic_error("dgrad w from the forward copy: the forward pass has not run on this weight");
+  const OperandSource dgrad_ops[2] = {{dy, false, m, n}, {w_from_fprop ? st.w_fprop.values.data() : w, true, k, n}};
   const bool dgrad_quantized[2] = {r.dgrad_dy.quantized(), r.dgrad_w.quantized()};
   const float* dya = dy;  // [M, N]
   if (dgrad_quantized[kOperandA]) {
-    dya = fill(sc.dy_dgrad, dgrad_ops[kOperandA], r.dgrad_dy, q, kDgrad, kOperandA);
+    dya = fill(sc.dy_dgrad, dgrad_ops[kOperandA], r.dgrad_dy, q, kDgrad, kOperandA, st.delayed[kDgrad][kOperandA]);
+    note_amax(st, q, kDgrad, kOperandA, sc.dy_dgrad);
     st.used[kDgrad][kOperandA] = &sc.dy_dgrad;
   }
   const float* wb = w;  // [N, K] as stored, or Q(Wᵀ) [K, N]
@@ -275,7 +323,8 @@ void linear_backward(float* dx, float* dw, const float* dy, LinearInput& x, cons
       wb = st.w_fprop.values.data();  // Q(W) [N, K] = Q(Wᵀ)ᵀ
       st.used[kDgrad][kOperandB] = &st.w_fprop;
     } else {
-      wb = fill(sc.w_dgrad, dgrad_ops[kOperandB], r.dgrad_w, q, kDgrad, kOperandB);
+      wb = fill(sc.w_dgrad, dgrad_ops[kOperandB], r.dgrad_w, q, kDgrad, kOperandB, st.delayed[kDgrad][kOperandB]);
+      note_amax(st, q, kDgrad, kOperandB, sc.w_dgrad);
       wt = Trans::t;
       st.used[kDgrad][kOperandB] = &sc.w_dgrad;
     }
@@ -283,20 +332,28 @@ void linear_backward(float* dx, float* dw, const float* dy, LinearInput& x, cons
   if (!accumulate_product(dx, dya, Trans::n, wb, wt, m, k, n, r.bf16_output, sc.out))
     throw_output_finding(dx, m, k, dgrad_ops, dgrad_quantized, kDgrad);
 
-  // wgrad: dW [N, K] += Q(dYᵀ) [N, M] · Q(Xᵀ)ᵀ, both copies along the tokens M
-  const OperandSource wgrad_ops[2] = {{dy, true, n, m}, {x.x, true, k, m}};  // dYᵀ [N, M], Xᵀ [K, M]
+  // wgrad: dW [N, K] += Q(dYᵀ) [N, M] · Q(Xᵀ)ᵀ, both copies along the tokens M; Xᵀ from X or from
+  // the forward copy Q(X) (remade when the input was rebound since: same spec, scale and stream)
+  const bool x_from_fprop = r.wgrad_x.source == CopySource::fprop && r.fprop_x.quantized();
+  if (x_from_fprop && !(x.fprop.valid && x.fprop.spec == r.fprop_x))
+    fill(x.fprop, OperandSource{x.x, false, m, k}, r.fprop_x, q, kFprop, kOperandA, st.delayed[kFprop][kOperandA]);
+  const OperandSource wgrad_ops[2] = {{dy, true, n, m},
+                                      {x_from_fprop ? x.fprop.values.data() : x.x, true, k, m}};  // dYᵀ, Xᵀ
   const bool wgrad_quantized[2] = {r.wgrad_dy.quantized(), r.wgrad_x.quantized()};
   const float* dyw = dy;  // dY [M, N] used transposed, or Q(dYᵀ) [N, M]
   Trans dyt = Trans::t;
   if (wgrad_quantized[kOperandA]) {
-    dyw = fill(sc.dy_wgrad, wgrad_ops[kOperandA], r.wgrad_dy, q, kWgrad, kOperandA);
+    dyw = fill(sc.dy_wgrad, wgrad_ops[kOperandA], r.wgrad_dy, q, kWgrad, kOperandA, st.delayed[kWgrad][kOperandA]);
+    note_amax(st, q, kWgrad, kOperandA, sc.dy_wgrad);
     dyt = Trans::n;
     st.used[kWgrad][kOperandA] = &sc.dy_wgrad;
   }
   const float* xw = x.x;  // X [M, K] as stored, or Q(Xᵀ) [K, M] used transposed
   Trans xt = Trans::n;
   if (wgrad_quantized[kOperandB]) {
-    if (!(x.wgrad.valid && x.wgrad.spec == r.wgrad_x)) fill(x.wgrad, wgrad_ops[kOperandB], r.wgrad_x, q, kWgrad, kOperandB);
+    if (!(x.wgrad.valid && x.wgrad.spec == r.wgrad_x))
+      fill(x.wgrad, wgrad_ops[kOperandB], r.wgrad_x, q, kWgrad, kOperandB, st.delayed[kWgrad][kOperandB]);
+    note_amax(st, q, kWgrad, kOperandB, x.wgrad);
     xw = x.wgrad.values.data();
     xt = Trans::t;
     st.used[kWgrad][kOperandB] = &x.wgrad;

@@ -28,9 +28,36 @@ struct LinearRecipe {
 };
 
 // Why a linear recipe cannot be run, or "" if it can. A random Hadamard transform rotates the
-// reduction axis, so both operands of a GEMM must use the same transform (or none). Shape checks
+// reduction axis, so both operands of a GEMM must use the same transform (or none). Only dgrad_w and
+// wgrad_x may take `source: fprop` (a copy of the dequantized forward copy Q(W) or Q(X)). Shape checks
 // (block sizes against layer widths and token counts) are quantize()'s validate(spec, rows, cols).
 std::string validate(const LinearRecipe& r);
+
+// TE DelayedScaling (recipe.amax_history_len, amax_compute_algo, margin): an operand whose spec has
+// Scaling::delayed is quantized with a per-tensor fp32 scale computed from the amaxes of earlier steps.
+enum class AmaxAlgo : uint8_t { max, most_recent };
+std::string to_string(AmaxAlgo);
+bool parse(const std::string&, AmaxAlgo&);
+struct DelayedScalingConfig {
+  int history_len = 1024;
+  AmaxAlgo algo = AmaxAlgo::max;
+  double margin = 0.0;
+  bool operator==(const DelayedScalingConfig&) const = default;
+};
+
+// One delayed-scaling operand (TE amax_and_scale_update): a step quantizes with `scale` and
+// records its amax in history[0]; update() at the end of the step takes the amax of the history
+// (max, or history[0] for most_recent), rolls it (history[0] moves to the end, the oldest entry
+// drops out, slot 0 restarts at 0), and sets scale = RN(RN(fp8_max * 2^-margin) / amax) when that
+// amax is finite and > 0 (else the scale stays). So the scale used at step t comes from steps < t;
+// step 1 uses 1.0, as TE initialises it.
+struct DelayedScaling {
+  std::vector<float> history;  // empty until the operand is first quantized
+  float scale = 1.0f;
+  float fp8_max = 0.0f;  // largest value of the operand's element format
+  void record(float amax, float element_max, int history_len);
+  void update(const DelayedScalingConfig& cfg);
+};
 
 // The six operand uses, indexed [role][operand] with the numbering of the run file's GemmRole and
 // Operand: role fprop 0, dgrad 1, wgrad 2; operand a 0 (X or dY), b 1 (W or X).
@@ -52,6 +79,7 @@ struct OperandCopy {
   // the format cannot take the shape.
   float whatif_sqnr_db[kWhatIfFormats] = {};
   QuantSpec spec;  // the spec `values` were made with
+  float amax = 0.0f;  // the quantizer input's amax (delayed-scaling operands only)
   bool valid = false;
 };
 
@@ -109,6 +137,8 @@ struct LinearQuant {
   uint64_t stream = 0;  // the linear's index; operand (role r, operand o) draws tensor_id 6·stream + 2r + o
   bool collect_stats = false;  // fill OperandCopy::stats and whatif_sqnr_db
   const NonfiniteInjection* inject = nullptr;  // testing only
+  const DelayedScalingConfig* delayed = nullptr;  // needed by delayed-scaling operands
+  bool record_amax = false;  // a training pass: delayed-scaling operands record their amax
 };
 
 // Per-linear state: Q(W) made in fprop, which dgrad reuses when Q(Wᵀ) is its exact transpose (16×16
@@ -118,6 +148,7 @@ struct LinearQuant {
 struct LinearState {
   OperandCopy w_fprop;  // [N, K]
   const OperandCopy* used[kGemmRoles][kGemmOperands] = {};
+  DelayedScaling delayed[kGemmRoles][kGemmOperands];  // per operand use; the model calls update()
 };
 
 // Buffers for one backward call, shared by all linears of a model.

@@ -35,8 +35,8 @@ int element_emax(ElementFormat element) {
   return 127;
 }
 
-float nvfp4_tensor_encode_scale(float amax) {
-  const float s_enc = std::fmin(kFp8E4m3Max * kFp4E2m1Max / amax, FLT_MAX);  // 2688 is exact
+float nvfp4_tensor_encode_scale(float amax, int q_max) {
+  const float s_enc = std::fmin(float(q_max) * kFp4E2m1Max / amax, FLT_MAX);  // 2688 or 1536, exact
   return (amax == 0.0f || s_enc == 0.0f) ? 1.0f : s_enc;
 }
 
@@ -57,9 +57,47 @@ float nvfp4_block_encode_multiplier(uint8_t scale_code, float s_dec) {
   return std::fmin(1.0f / block_decode, FLT_MAX);
 }
 
-float nvfp4_block_decode_multiplier(uint8_t scale_code, float amax) {
+float nvfp4_block_decode_multiplier(uint8_t scale_code, float amax, int q_max) {
   const float scaled = fp8_e4m3_decode(scale_code) * amax;
-  return scaled * kRecip2688;
+  return scaled * (q_max == 256 ? kRecip1536 : kRecip2688);
+}
+
+FourOverSixCodes four_over_six_codes(float block_amax, float s_enc) {
+  const float sixth = block_amax / 6.0f;
+  const float base = sixth * s_enc;
+  const float expanded = base * 1.5f;
+  return {fp8_e4m3_encode_rne(base), fp8_e4m3_encode_rne(expanded)};
+}
+
+float four_over_six_error(const float* x, int64_t n, uint8_t scale_code, float s_dec, float amax, int q_max,
+                          FourOverSix mode) {
+  const float inv = nvfp4_block_encode_multiplier(scale_code, s_dec);
+  const float s_b = fp8_e4m3_decode(scale_code);
+  const float denom = float(q_max) * kFp4E2m1Max;  // exact
+  float err = 0.0f;
+  for (int64_t i = 0; i < n; ++i) {
+    const float y = x[i] * inv;
+    const float q = fp4_e2m1_decode(fp4_e2m1_encode_rne(y));
+    const float scaled = q * s_b;
+    const float widened = scaled * amax;
+    const float v = widened / denom;
+    const float diff = v - x[i];
+    if (mode == FourOverSix::mse) {
+      const float sq = diff * diff;
+      err = err + sq;
+    } else {
+      err = err + std::fabs(diff);
+    }
+  }
+  return err;
+}
+
+float four_over_six_tile_error(const float* row_errors) {
+  float r[16];
+  for (int i = 0; i < 16; ++i) r[i] = row_errors[i];
+  for (int half = 8; half >= 2; half /= 2)
+    for (int i = 0; i < half; ++i) r[i] = r[i] + r[i + half];
+  return r[0] + r[1];
 }
 
 uint8_t mx_block_scale_code(float block_amax, ElementFormat element, ScaleRule rule) {
@@ -76,11 +114,12 @@ float current_scaling_scale(float amax, float max_value) {
   return std::fmin(max_value / amax, FLT_MAX);
 }
 
-TensorScaling tensor_scaling(const QuantSpec& spec, float amax) {
+TensorScaling tensor_scaling(const QuantSpec& spec, float amax, float delayed_scale) {
   TensorScaling t;
   t.amax = amax;
+  t.delayed = delayed_scale;
   if (spec.scale == ScaleFormat::e4m3) {
-    t.s_enc = nvfp4_tensor_encode_scale(amax);
+    t.s_enc = nvfp4_tensor_encode_scale(amax, spec.global_e4m3_max);
     t.s_dec = 1.0f / t.s_enc;
   }
   return t;
@@ -92,7 +131,9 @@ BlockScale block_scale(const QuantSpec& spec, const TensorScaling& tensor, float
     case ScaleFormat::none:
       break;
     case ScaleFormat::fp32: {
-      s.encode = current_scaling_scale(spec.block == 0 ? tensor.amax : block_amax, element_max(spec.element));
+      s.encode = spec.scaling == Scaling::delayed
+                     ? tensor.delayed
+                     : current_scaling_scale(spec.block == 0 ? tensor.amax : block_amax, element_max(spec.element));
       s.decode = 1.0f / s.encode;
       break;
     }
@@ -109,7 +150,7 @@ BlockScale block_scale_from_code(const QuantSpec& spec, const TensorScaling& ten
   s.code = code;
   if (spec.scale == ScaleFormat::e4m3) {
     s.encode = nvfp4_block_encode_multiplier(code, tensor.s_dec);
-    s.decode = nvfp4_block_decode_multiplier(code, tensor.amax);
+    s.decode = nvfp4_block_decode_multiplier(code, tensor.amax, spec.global_e4m3_max);
   } else if (code == kUe8m0NanCode) {
     s.encode = s.decode = std::numeric_limits<float>::quiet_NaN();
   } else {

@@ -17,15 +17,33 @@ int element_emax(ElementFormat element);
 // ---- NVFP4 (spec §2) ----
 constexpr float kRecipSix = 0x1.555556p-3f;          // RN(1/6) = 0x3E2AAAAB
 constexpr float kRecip2688 = 0x1.861862p-12f;        // RN(1/2688) = 0x39C30C31, 2688 = 448 * 6
-// S_enc = min(RN(2688 / amax), FLT_MAX), and 1 when amax is 0 or S_enc is 0 (amax = +Inf).
-float nvfp4_tensor_encode_scale(float amax);
+constexpr float kRecip1536 = 0x1.555556p-11f;        // RN(1/1536) = 0x3A2AAAAB, 1536 = 256 * 6 (4over6, Q = 256)
+// S_enc = min(RN(6 Q / amax), FLT_MAX) with Q the global E4M3 maximum (448, or 256 with 4over6;
+// 6 Q is exact), and 1 when amax is 0 or S_enc is 0 (amax = +Inf).
+float nvfp4_tensor_encode_scale(float amax, int q_max = 448);
 // s_b = E4M3_rne_satfinite(min(RN(block_amax * RN(S_enc * RN(1/6))), FLT_MAX))  (te_2_14), or
 // with RN(RN(block_amax / 6) * S_enc)  (te_2_13).
 uint8_t nvfp4_block_scale_code(float block_amax, float s_enc, BlockScaleFormula formula);
 // inv_b = min(RN(1 / RN(s_b * S_dec)), FLT_MAX): FLT_MAX when s_b is 0 (underflowed block).
 float nvfp4_block_encode_multiplier(uint8_t scale_code, float s_dec);
-// TE dequantize: RN(RN(s_b * amax) * RN(1/2688)).
-float nvfp4_block_decode_multiplier(uint8_t scale_code, float amax);
+// TE dequantize: RN(RN(s_b * amax) * RN(1/(6 Q))), RN(1/2688) for Q = 448.
+float nvfp4_block_decode_multiplier(uint8_t scale_code, float amax, int q_max = 448);
+
+// ---- NVFP4 4over6 (spec §10) ----
+// The two candidate block scales: base = RN(RN(block_amax / 6) * S_enc) (TE <= 2.13 order whatever
+// the formula key), map-to-6 = E4M3(base), map-to-4 = E4M3(RN(base * 1.5)); RNE, satfinite.
+struct FourOverSixCodes {
+  uint8_t map6 = 0, map4 = 0;
+};
+FourOverSixCodes four_over_six_codes(float block_amax, float s_enc);
+// The candidate's error over n consecutive elements in index order (a left-to-right fp32 sum from
+// 0): codes c = E2M1_RNE(RN(x * inv)) with inv the block's encode multiplier, reconstruction
+// v = RN(RN(RN(e2m1(c) * s_b) * amax) / RN(6 Q)), and the sum of |v - x| (mae) or RN((v - x)^2) (mse).
+float four_over_six_error(const float* x, int64_t n, uint8_t scale_code, float s_dec, float amax, int q_max,
+                          FourOverSix mode);
+// The error of a 16x16 tile from its 16 row errors, in the CUDA warp-tree order: r[i] += r[i+8]
+// (i < 8), r[i] += r[i+4] (i < 4), r[i] += r[i+2] (i < 2), then r[0] + r[1].
+float four_over_six_tile_error(const float* row_errors);
 
 // ---- MX (spec §7) ----
 // floor (OCP): 2^(floor(log2 block_amax) - emax_elem), a zero amax read as FLT_MIN (the
@@ -41,11 +59,12 @@ float current_scaling_scale(float amax, float element_max);
 
 // The tensor-level quantities a block scale depends on.
 struct TensorScaling {
-  float amax = 0.f;   // max |x| (NaN ignored), post-RHT when rht
+  float amax = 0.f;   // max |x| (NaN ignored), post-RHT when rht; a row's amax when row_scaled
   float s_enc = 1.f;  // NVFP4 S_enc
   float s_dec = 1.f;  // NVFP4 S_dec = RN(1 / S_enc)
+  float delayed = 1.f;  // Scaling::delayed: the fp32 scale given to quantize()
 };
-TensorScaling tensor_scaling(const QuantSpec& spec, float amax);
+TensorScaling tensor_scaling(const QuantSpec& spec, float amax, float delayed_scale = 1.0f);
 
 // What one block's elements are multiplied by before rounding to the element grid (`encode`) and
 // what their grid values are multiplied by to dequantize (`decode`); `code` is the raw scale byte
@@ -56,7 +75,7 @@ struct BlockScale {
   uint8_t code = 0;
 };
 // `block_amax` is the amax over the block (1D) or tile (2D); ignored for per-tensor fp32 scaling,
-// which uses tensor.amax.
+// which uses tensor.amax (current) or tensor.delayed (delayed: encode = the scale, decode = RN(1/scale)).
 BlockScale block_scale(const QuantSpec& spec, const TensorScaling& tensor, float block_amax);
 // The multipliers of an e4m3 or ue8m0 scale code (block_scale = this after the code is chosen).
 BlockScale block_scale_from_code(const QuantSpec& spec, const TensorScaling& tensor, uint8_t code);

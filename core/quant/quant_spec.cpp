@@ -26,11 +26,20 @@ constexpr NameTable<Tile, 2> kTileNames{{{Tile::d1, "1d"}, {Tile::d2, "2d"}}};
 constexpr NameTable<Rounding, 2> kRoundingNames{{{Rounding::rne, "rne"}, {Rounding::sr, "sr"}}};
 constexpr NameTable<BlockScaleFormula, 2> kFormulaNames{
     {{BlockScaleFormula::te_2_14, "te_2_14"}, {BlockScaleFormula::te_2_13, "te_2_13"}}};
+constexpr NameTable<OperandDtype, 3> kOperandDtypeNames{
+    {{OperandDtype::inherit, "inherit"}, {OperandDtype::fp32, "fp32"}, {OperandDtype::bf16, "bf16"}}};
+constexpr NameTable<FourOverSix, 3> kFourOverSixNames{
+    {{FourOverSix::off, "off"}, {FourOverSix::mae, "mae"}, {FourOverSix::mse, "mse"}}};
+constexpr NameTable<Scaling, 2> kScalingNames{{{Scaling::current, "current"}, {Scaling::delayed, "delayed"}}};
+constexpr NameTable<CopySource, 2> kSourceNames{{{CopySource::input, "input"}, {CopySource::fprop, "fprop"}}};
 
 // Accepted spellings besides the canonical names above.
 constexpr NameTable<ScaleFormat, 1> kScaleAliases{{{ScaleFormat::ue8m0, "e8m0"}}};
 constexpr NameTable<BlockScaleFormula, 2> kFormulaAliases{
     {{BlockScaleFormula::te_2_14, "2.14"}, {BlockScaleFormula::te_2_13, "2.13"}}};
+constexpr NameTable<FourOverSix, 2> kFourOverSixAliases{{{FourOverSix::mae, "MAE"}, {FourOverSix::mse, "MSE"}}};
+constexpr NameTable<CopySource, 2> kSourceAliases{
+    {{CopySource::input, "original"}, {CopySource::fprop, "rowwise_dequantized"}}};
 
 template <class Enum, size_t N>
 std::string name_of(const NameTable<Enum, N>& table, Enum value) {
@@ -71,6 +80,10 @@ std::string to_string(ScaleRule v) { return name_of(kRuleNames, v); }
 std::string to_string(Tile v) { return name_of(kTileNames, v); }
 std::string to_string(Rounding v) { return name_of(kRoundingNames, v); }
 std::string to_string(BlockScaleFormula v) { return name_of(kFormulaNames, v); }
+std::string to_string(OperandDtype v) { return name_of(kOperandDtypeNames, v); }
+std::string to_string(FourOverSix v) { return name_of(kFourOverSixNames, v); }
+std::string to_string(Scaling v) { return name_of(kScalingNames, v); }
+std::string to_string(CopySource v) { return name_of(kSourceNames, v); }
 
 bool parse(const std::string& s, ElementFormat& out) { return find_name(kElementNames, s, out); }
 bool parse(const std::string& s, ScaleFormat& out) {
@@ -81,6 +94,14 @@ bool parse(const std::string& s, Tile& out) { return find_name(kTileNames, s, ou
 bool parse(const std::string& s, Rounding& out) { return find_name(kRoundingNames, s, out); }
 bool parse(const std::string& s, BlockScaleFormula& out) {
   return find_name(kFormulaNames, s, out) || find_name(kFormulaAliases, s, out);
+}
+bool parse(const std::string& s, OperandDtype& out) { return find_name(kOperandDtypeNames, s, out); }
+bool parse(const std::string& s, FourOverSix& out) {
+  return find_name(kFourOverSixNames, s, out) || find_name(kFourOverSixAliases, s, out);
+}
+bool parse(const std::string& s, Scaling& out) { return find_name(kScalingNames, s, out); }
+bool parse(const std::string& s, CopySource& out) {
+  return find_name(kSourceNames, s, out) || find_name(kSourceAliases, s, out);
 }
 
 std::string describe(const QuantSpec& s) {
@@ -97,7 +118,14 @@ std::string describe(const QuantSpec& s) {
     d += cat(" rht", s.rht_size);
     if (s.rht_sign_seed != 0) d += cat(":", s.rht_sign_seed);
   }
-  if (s.scale == ScaleFormat::e4m3 && s.formula != BlockScaleFormula::te_2_14) d += cat(" ", to_string(s.formula));
+  if (s.scale == ScaleFormat::e4m3 && s.formula != BlockScaleFormula::te_2_14 && s.four_over_six == FourOverSix::off)
+    d += cat(" ", to_string(s.formula));
+  if (s.four_over_six != FourOverSix::off) d += cat(" 4over6-", to_string(s.four_over_six));
+  if (s.global_e4m3_max != 448) d += cat(" q", s.global_e4m3_max);
+  if (s.row_scaled) d += " row-scaled";
+  if (s.scaling == Scaling::delayed) d += " delayed";
+  if (s.operand_dtype == OperandDtype::bf16) d += " bf16-in";
+  if (s.source == CopySource::fprop) d += " from-fprop";
   return d;
 }
 
@@ -163,6 +191,18 @@ std::string validate(const QuantSpec& s, int64_t rows, int64_t cols) {
     if (rows % s.block != 0)
       return cat("2d tiles of ", s.block, "x", s.block, " do not divide the first axis (", rows, ")");
   }
+  const bool nvfp4 = s.element == ElementFormat::fp4_e2m1 && s.scale == ScaleFormat::e4m3 && s.block == 16;
+  if (s.four_over_six != FourOverSix::off) {
+    if (!nvfp4) return "4over6 needs NVFP4 (fp4_e2m1, block 16, e4m3 scales)";
+    if (s.rounding != Rounding::rne) return "4over6 picks between round-to-nearest candidates: it takes no stochastic rounding";
+    if (s.rht) return "4over6 with RHT is not defined (TE has no 4over6 path with RHT)";
+  }
+  if (s.global_e4m3_max != 448 && !(s.global_e4m3_max == 256 && s.four_over_six != FourOverSix::off))
+    return cat("global_e4m3_max ", s.global_e4m3_max, ": must be 448, or 256 with 4over6");
+  if (s.row_scaled && !(s.scale == ScaleFormat::e4m3 && s.tile == Tile::d1))
+    return "row_scaled needs NVFP4 e4m3 scales with 1d blocks";
+  if (s.scaling == Scaling::delayed && !(s.scale == ScaleFormat::fp32 && s.block == 0))
+    return "delayed scaling needs a per-tensor fp32 scale (scale fp32, block 0)";
   if (s.rht) {
     if (!is_power_of_two(s.rht_size) || s.rht_size < 2)
       return cat("rht_size ", s.rht_size, " is not a power of two >= 2");

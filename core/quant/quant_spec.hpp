@@ -46,6 +46,31 @@ enum class BlockScaleFormula : uint8_t {
   te_2_13,  // TE 2.8..2.13: RN(RN(block_amax / 6) * S_enc)
 };
 
+enum class OperandDtype : uint8_t {
+  inherit,  // the recipe's recipe.operand_dtype (resolve_linear); fp32 for a bare QuantSpec
+  fp32,     // the fp32 tensor as is
+  bf16,     // rounded to bf16 (RNE) first, as TE quantizes bf16 tensors: amax, RHT, block scales
+            // and codes all come from the bf16 values
+};
+
+enum class FourOverSix : uint8_t {
+  off,
+  mae,  // TE 4over6 (spec §10): per block (or 16x16 tile) keep map-to-4 when its summed |error| is smaller
+  mse,  // same with the summed squared error
+};
+
+enum class Scaling : uint8_t {
+  current,  // the scale comes from this tensor's amax (TE current scaling)
+  delayed,  // per-tensor fp32 scale from an amax history of earlier steps (TE DelayedScaling);
+            // quantize() takes the scale as an argument; the history lives in the linear's state
+};
+
+// Where the backward copy of X (wgrad_x) or W (dgrad_w) is quantized from.
+enum class CopySource : uint8_t {
+  input,  // the original tensor (TE default, columnwise_source="original")
+  fprop,  // the dequantized forward copy Q(X) or Q(W) (TE columnwise_source="rowwise_dequantized")
+};
+
 struct QuantSpec {
   ElementFormat element = ElementFormat::none;
   int block = 0;  // elements per block along the last axis; 0 = one scale for the whole tensor
@@ -58,6 +83,14 @@ struct QuantSpec {
   uint64_t rht_sign_seed = 0;  // 0: TE's fixed sign mask 0xD7E8 (size 16; other sizes use the
                                // Philox signs of seed 0); otherwise a seeded random sign vector
   BlockScaleFormula formula = BlockScaleFormula::te_2_14;
+  OperandDtype operand_dtype = OperandDtype::inherit;
+  FourOverSix four_over_six = FourOverSix::off;
+  int global_e4m3_max = 448;  // Q of NVFP4's tensor scale S_enc = RN(RN(6 Q) / amax): 448, or 256
+                              // with 4over6 (so map-to-4's 1.5x block scale cannot saturate)
+  bool row_scaled = false;    // NVFP4 with one fp32 amax per row instead of per tensor (TE
+                              // NVTE_NVFP4_ROW_SCALED_ACTIVATION; 1D tiles)
+  Scaling scaling = Scaling::current;
+  CopySource source = CopySource::input;  // dgrad_w and wgrad_x only (validate(LinearRecipe))
 
   bool quantized() const { return element != ElementFormat::none; }
   bool operator==(const QuantSpec&) const = default;
@@ -70,12 +103,20 @@ std::string to_string(ScaleRule);
 std::string to_string(Tile);
 std::string to_string(Rounding);
 std::string to_string(BlockScaleFormula);
+std::string to_string(OperandDtype);
+std::string to_string(FourOverSix);
+std::string to_string(Scaling);
+std::string to_string(CopySource);
 bool parse(const std::string&, ElementFormat&);
 bool parse(const std::string&, ScaleFormat&);
 bool parse(const std::string&, ScaleRule&);
 bool parse(const std::string&, Tile&);
 bool parse(const std::string&, Rounding&);
 bool parse(const std::string&, BlockScaleFormula&);
+bool parse(const std::string&, OperandDtype&);
+bool parse(const std::string&, FourOverSix&);
+bool parse(const std::string&, Scaling&);
+bool parse(const std::string&, CopySource&);
 
 // One-line human description, e.g. "fp4_e2m1/16 e4m3 2d rne" or "fp4_e2m1/16 e4m3 1d sr rht16".
 std::string describe(const QuantSpec&);
@@ -87,7 +128,9 @@ bool named_format(const std::string& name, QuantSpec& out);
 // Why `spec` is impossible on a last axis of length `cols` (and `rows` for 2D tiles), or "" if valid:
 // a one-line message. Rules: block divides cols; 2D tiles need a block and rows % block == 0; SR only
 // on fp4_e2m1; e4m3 scales only with fp4_e2m1; e4m3/ue8m0 need block > 0; scale none needs block 0;
-// bf16/none take no scale or tile; rht_size a power of two >= 2 dividing cols; no rht on none.
+// bf16/none take no scale or tile; rht_size a power of two >= 2 dividing cols; no rht on none;
+// 4over6 only on NVFP4 (fp4_e2m1/16 e4m3, rne, no rht); global_e4m3_max 448, or 256 with 4over6;
+// row_scaled only on 1D NVFP4; delayed scaling only with a per-tensor fp32 scale.
 std::string validate(const QuantSpec& spec, int64_t rows, int64_t cols);
 
 }  // namespace fp4lab

@@ -185,10 +185,19 @@ double QuantStats::scale_std() const {
 }
 
 void quantize(const float* in, float* out, int64_t rows, int64_t cols, const QuantSpec& spec,
-              const QuantRandom& rnd, const QuantOutputs& extra) {
+              const QuantRandom& rnd, const QuantOutputs& extra, float delayed_scale) {
   const std::string problem = validate(spec, rows, cols);
   if (!problem.empty()) throw std::invalid_argument(problem);
   const int64_t n = rows * cols;
+  if (spec.operand_dtype == OperandDtype::bf16 && spec.quantized()) {  // TE quantizes the bf16 tensor
+    std::vector<float> rounded(static_cast<size_t>(n));
+    QuantSpec as_bf16, rest = spec;
+    as_bf16.element = ElementFormat::bf16;
+    rest.operand_dtype = OperandDtype::fp32;
+    quantize(in, rounded.data(), rows, cols, as_bf16);
+    quantize(rounded.data(), out, rows, cols, rest, rnd, extra, delayed_scale);
+    return;
+  }
   const bool has_codes = spec.element == ElementFormat::fp4_e2m1 || spec.element == ElementFormat::fp8_e4m3 ||
                          spec.element == ElementFormat::fp8_e5m2;
   const bool has_scale_bytes = spec.scale == ScaleFormat::e4m3 || spec.scale == ScaleFormat::ue8m0;
@@ -230,8 +239,36 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   float amax = 0.0f;
   if (prepass)
     for (float a : unit_amax) amax = max_ignoring_nan(amax, a);
-  const TensorScaling tensor = tensor_scaling(spec, amax);
+  const TensorScaling tensor = tensor_scaling(spec, amax, delayed_scale);
   const BlockScaler scaler(spec, tensor);
+  // Block scales of 4over6 and row-scaled NVFP4: codes chosen block by block (4over6: the candidate
+  // with the smaller error over the block's rows of `x`), multipliers of the row's own tensor scaling.
+  const bool adaptive = spec.four_over_six != FourOverSix::off || spec.row_scaled;
+  auto adaptive_scales = [&](const float* x, int64_t band_rows, const float* block_amax, int64_t first_row,
+                             float* encode, float* decode, uint8_t* codes) {
+    const TensorScaling t = spec.row_scaled ? tensor_scaling(spec, unit_amax[first_row]) : tensor;
+    for (int64_t b = 0; b < spans; ++b) {
+      uint8_t code;
+      if (spec.four_over_six == FourOverSix::off) {
+        code = nvfp4_block_scale_code(block_amax[b], t.s_enc, spec.formula);
+      } else {
+        const FourOverSixCodes c = four_over_six_codes(block_amax[b], t.s_enc);
+        float err6[16], err4[16];
+        for (int64_t r = 0; r < band_rows; ++r) {
+          const float* seg = x + r * cols + b * span;
+          err6[r] = four_over_six_error(seg, span, c.map6, t.s_dec, t.amax, spec.global_e4m3_max, spec.four_over_six);
+          err4[r] = four_over_six_error(seg, span, c.map4, t.s_dec, t.amax, spec.global_e4m3_max, spec.four_over_six);
+        }
+        const bool map4 = band_rows == 1 ? err4[0] < err6[0]
+                                         : four_over_six_tile_error(err4) < four_over_six_tile_error(err6);
+        code = map4 ? c.map4 : c.map6;
+      }
+      const BlockScale s = block_scale_from_code(spec, t, code);
+      encode[b] = s.encode;
+      decode[b] = s.decode;
+      codes[b] = code;
+    }
+  };
 
   if (extra.codes) extra.codes->assign(has_codes ? static_cast<size_t>(n) : 0, 0);
   if (extra.scales) extra.scales->assign(has_scale_bytes ? static_cast<size_t>(rows * spans) : 0, 0);
@@ -271,15 +308,23 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
             for (int64_t r = g * band; r < (g + 1) * band; ++r) m = max_ignoring_nan(m, row_block_amax(r)[b]);
             tile_amax[b] = m;
           }
-          scaler.scales(tile_amax.data(), spans, encode.data(), decode.data(), scale_codes.data());
+          if (adaptive)
+            adaptive_scales(src + g * band * cols, band, tile_amax.data(), g * band, encode.data(), decode.data(),
+                            scale_codes.data());
+          else
+            scaler.scales(tile_amax.data(), spans, encode.data(), decode.data(), scale_codes.data());
           if (want_stats && has_scale_bytes)  // one tile counted once: on its first row
             add_block_scales(spec, tile_amax.data(), scale_codes.data(), spans, row_stats[g * band]);
         }
       }
       for (int64_t r = g * band; r < (g + 1) * band; ++r) {
         const float* x = src + r * cols;
-        if (block_scaled && spec.tile == Tile::d1)
-          scaler.scales(row_block_amax(r), spans, encode.data(), decode.data(), scale_codes.data());
+        if (block_scaled && spec.tile == Tile::d1) {
+          if (adaptive)
+            adaptive_scales(x, 1, row_block_amax(r), r, encode.data(), decode.data(), scale_codes.data());
+          else
+            scaler.scales(row_block_amax(r), spans, encode.data(), decode.data(), scale_codes.data());
+        }
         if (scales) std::copy(scale_codes.begin(), scale_codes.end(), scales + r * spans);
         if (stochastic) stream.fill(static_cast<uint64_t>(r * cols), cols, random.data());
         if (want_stats) row_first_nonfinite[r] = first_nonfinite(x, cols);  // before an in-place write

@@ -61,12 +61,15 @@ struct QuantOutputs {
 // wgrad GEMM consumes; H is orthonormal so (A·H)(B·H)^T == A·B^T. `in` and `out` may alias.
 // Throws std::invalid_argument if validate(spec, rows, cols) fails. Runs OpenMP over rows (bands of
 // tile rows for 2D); results do not depend on the thread count.
+// With operand_dtype bf16 the input is rounded to bf16 first and everything (codes, scales, amax,
+// statistics) is that of the rounded tensor. `delayed_scale` is the fp32 scale of a spec with
+// Scaling::delayed (ignored otherwise); the tensor's own amax is still reported in global_amax.
 void quantize(const float* in, float* out, int64_t rows, int64_t cols, const QuantSpec& spec,
-              const QuantRandom& rnd = {}, const QuantOutputs& extra = {});
+              const QuantRandom& rnd = {}, const QuantOutputs& extra = {}, float delayed_scale = 1.0f);
 
 // Scalar reference with the same contract (single thread, no vectorisation).
 void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
                         const QuantSpec& spec, const QuantRandom& rnd = {},
-                        const QuantOutputs& extra = {});
+                        const QuantOutputs& extra = {}, float delayed_scale = 1.0f);
 
 }  // namespace fp4lab

@@ -2,6 +2,7 @@
 // the scalar codecs of core/formats, block amaxes recomputed per element row, no vectorisation,
 // no threads. The fast path (quantize.cpp) is tested against this bit for bit.
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -39,23 +40,63 @@ float decode_element(ElementFormat element, uint8_t code) {
   }
 }
 
+// 4over6 (spec §10) written out element by element: the error of candidate block scale `code` over
+// elements [c0, c0 + 16) of row r.
+float candidate_error(const std::vector<float>& x, int64_t cols, int64_t r, int64_t c0, uint8_t code,
+                      const TensorScaling& t, const QuantSpec& spec) {
+  const float d = fp8_e4m3_decode(code);
+  const float inv = std::fmin(1.0f / (d * t.s_dec), FLT_MAX);
+  const float denom = float(spec.global_e4m3_max * 6);
+  float err = 0.0f;
+  for (int64_t c = c0; c < c0 + 16; ++c) {
+    const float v = x[r * cols + c];
+    const float q = fp4_e2m1_decode(fp4_e2m1_encode_rne(v * inv));
+    const float diff = q * d * t.amax / denom - v;  // left to right, each product rounded to fp32
+    err += spec.four_over_six == FourOverSix::mse ? diff * diff : std::fabs(diff);
+  }
+  return err;
+}
+
+// The 4over6 scale code of the block (1D) or tile (2D) holding row r, columns [c0, c0 + 16).
+uint8_t four_over_six_code(const std::vector<float>& x, int64_t cols, int64_t r, int64_t c0, float block_amax,
+                           const TensorScaling& t, const QuantSpec& spec) {
+  const float base = block_amax / 6.0f * t.s_enc;
+  const uint8_t map6 = fp8_e4m3_encode_rne(base), map4 = fp8_e4m3_encode_rne(base * 1.5f);
+  if (spec.tile == Tile::d1) return candidate_error(x, cols, r, c0, map4, t, spec) <
+                                        candidate_error(x, cols, r, c0, map6, t, spec) ? map4 : map6;
+  const int64_t r0 = r - r % 16;
+  float e4[16], e6[16];
+  for (int i = 0; i < 16; ++i) {
+    e4[i] = candidate_error(x, cols, r0 + i, c0, map4, t, spec);
+    e6[i] = candidate_error(x, cols, r0 + i, c0, map6, t, spec);
+  }
+  for (int half : {8, 4, 2, 1})  // the warp-tree order
+    for (int i = 0; i < half; ++i) e4[i] += e4[i + half], e6[i] += e6[i + half];
+  return e4[0] < e6[0] ? map4 : map6;
+}
+
 }  // namespace
 
 void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols, const QuantSpec& spec,
-                        const QuantRandom& rnd, const QuantOutputs& extra) {
+                        const QuantRandom& rnd, const QuantOutputs& extra, float delayed_scale) {
   const std::string problem = validate(spec, rows, cols);
   if (!problem.empty()) throw std::invalid_argument(problem);
   const int64_t n = rows * cols;
 
-  // The tensor being quantized: the input, or its row-wise Hadamard transform.
+  // The tensor being quantized: the input (rounded to bf16 for bf16 operands), or its row-wise
+  // Hadamard transform.
+  const bool bf16_in = spec.operand_dtype == OperandDtype::bf16 && spec.quantized();
   std::vector<float> x(in, in + n);
+  if (bf16_in)
+    for (float& v : x) v = bf16_round(v);
   if (spec.rht) {
     const Rht rht = make_rht(spec.rht_size, spec.rht_sign_seed);
-    for (int64_t i = 0; i < n; i += spec.rht_size) rht_vector_reference(rht, in + i, x.data() + i);
+    const std::vector<float> rounded = x;
+    for (int64_t i = 0; i < n; i += spec.rht_size) rht_vector_reference(rht, rounded.data() + i, x.data() + i);
   }
   float amax = 0.0f;
   for (int64_t i = 0; i < n; ++i) amax = abs_max(amax, x[i]);
-  const TensorScaling tensor = tensor_scaling(spec, amax);
+  const TensorScaling tensor = tensor_scaling(spec, amax, delayed_scale);
 
   const bool has_codes = spec.element == ElementFormat::fp4_e2m1 || spec.element == ElementFormat::fp8_e4m3 ||
                          spec.element == ElementFormat::fp8_e5m2;
@@ -81,7 +122,16 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
       float block_amax = 0.0f;
       for (int64_t rr = r0; rr < r1; ++rr)
         for (int64_t c = c0; c < c0 + block; ++c) block_amax = abs_max(block_amax, x[rr * cols + c]);
-      const BlockScale scale = block_scale(spec, tensor, block_amax);
+      TensorScaling t = tensor;
+      if (spec.row_scaled) {
+        float row_amax = 0.0f;
+        for (int64_t c = 0; c < cols; ++c) row_amax = abs_max(row_amax, x[r * cols + c]);
+        t = tensor_scaling(spec, row_amax);
+      }
+      const BlockScale scale =
+          spec.four_over_six != FourOverSix::off
+              ? block_scale_from_code(spec, t, four_over_six_code(x, cols, r, c0, block_amax, t, spec))
+              : block_scale(spec, t, block_amax);
       if (extra.scales && has_scale_bytes) (*extra.scales)[r * blocks_per_row + b] = scale.code;
       if (has_scale_bytes && r == r0 && block_amax > 0.0f) {  // a valid block (a tile: on its first row)
         const float s = spec.scale == ScaleFormat::e4m3 ? fp8_e4m3_decode(scale.code) : ue8m0_decode(scale.code);

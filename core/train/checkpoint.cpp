@@ -27,6 +27,8 @@ void save_checkpoint(const std::string& path, const CheckpointState& s, Model& m
         f.write("adam_v/" + pi.name, opt->v().data() + pi.offset, shape);
       }
     }
+    if (const std::vector<float> ds = model.delayed_scaling_state(); !ds.empty())
+      f.write("delayed_scaling", ds, {uint64_t(ds.size())});
     f.set_attr("/", "format", std::string("fp4lab-checkpoint"));
     f.set_attr("/", "config", s.config_yaml);
     f.set_attr("/", "cell_id", s.cell_id);
@@ -84,6 +86,7 @@ CheckpointState load_checkpoint(const std::string& path, Model& model, AdamW* op
     }
   }
   if (opt) opt->set_t(f.attr_int("/", "adam_t"));
+  if (f.has("delayed_scaling")) model.set_delayed_scaling_state(f.read<float>("delayed_scaling"));
   return s;
 }
 

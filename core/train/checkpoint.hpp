@@ -1,6 +1,6 @@
 // Checkpoints: parameters under Llama's names (PyTorch Linear layout [out, in], row-major),
 // AdamW moments under adam_m/ and adam_v/, and the loop state (step, tokens, Adam t, RNG seed and
-// counter, the recipe manifest so far), written atomically (temp file + rename) so a crash never
+// counter, the recipe manifest so far) and the delayed-scaling amax histories, written atomically (temp file + rename) so a crash never
 // leaves a torn checkpoint.
 #pragma once
 #include <cstdint>

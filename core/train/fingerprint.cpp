@@ -56,9 +56,21 @@ std::string numerics_fingerprint(const QuantSpec& spec) {
 
 std::string numerics_fingerprint(const RecipeConfig& r) {
   Fnv64 fnv;
+  bool delayed = false;
   for (const LinearRecipe* lr : {&r.quantized, &r.high_precision})
-    for (const QuantSpec* s : {&lr->fprop_x, &lr->fprop_w, &lr->dgrad_dy, &lr->dgrad_w, &lr->wgrad_dy, &lr->wgrad_x})
-      hash_spec(fnv, *s);
+    for (const QuantSpec* s : {&lr->fprop_x, &lr->fprop_w, &lr->dgrad_dy, &lr->dgrad_w, &lr->wgrad_dy, &lr->wgrad_x}) {
+      QuantSpec resolved = *s;
+      if (resolved.operand_dtype == OperandDtype::inherit) resolved.operand_dtype = r.operand_dtype;
+      hash_spec(fnv, resolved);
+      // What the canary cannot show: where a copy is made from, and (below) the amax history.
+      if (s->source != CopySource::input) fnv.add(&s->source, sizeof s->source);
+      delayed = delayed || s->scaling == Scaling::delayed;
+    }
+  if (delayed) {
+    const std::string d = std::to_string(r.delayed.history_len) + to_string(r.delayed.algo) + std::to_string(r.delayed.margin);
+    fnv.add(d.data(), d.size());
+  }
+  if (r.coverage != Coverage::all_linear) fnv.add(&r.coverage, sizeof r.coverage);
   return fnv.hex();
 }
 

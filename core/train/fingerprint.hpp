@@ -1,6 +1,7 @@
 // Numerics fingerprint: a hash of the quantizer's outputs (dequantized bits, codes, scales) for
 // every operand format of a recipe on fixed canary tensors, so two builds or machines can be
-// compared without training. Stored in every run file.
+// compared without training; also the choices the canary cannot show (copies made from the forward
+// copy, the delayed-scaling history settings, coverage other than all_linear). Stored in every run file.
 #pragma once
 #include <string>
 

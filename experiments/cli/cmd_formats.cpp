@@ -273,6 +273,23 @@ std::vector<Variant> vector_variants(const std::string& format) {
     QuantSpec s = base;
     s.formula = BlockScaleFormula::te_2_13;
     v.push_back({"te_2_13", s, {}});
+    // TE 2.18 dialects (spec §10): 4over6 in both error modes, both E4M3 maxima, 1D and 2D; row
+    // scaling; bf16 operands.
+    for (FourOverSix mode : {FourOverSix::mae, FourOverSix::mse})
+      for (int q : {448, 256})
+        for (Tile tile : {Tile::d1, Tile::d2}) {
+          s = base;
+          s.four_over_six = mode;
+          s.global_e4m3_max = q;
+          s.tile = tile;
+          v.push_back({"4over6_" + to_string(mode) + "_" + std::to_string(q) + "_" + to_string(tile), s, {}});
+        }
+    s = base;
+    s.row_scaled = true;
+    v.push_back({"row_scaled", s, {}});
+    s = base;
+    s.operand_dtype = OperandDtype::bf16;
+    v.push_back({"bf16_operand", s, {}});
   }
   if (base.scale == ScaleFormat::ue8m0) {
     QuantSpec s = base;

@@ -18,7 +18,9 @@ namespace {
 struct QuantizeOptions {
   std::string in, out, dataset, format;
   int block = -1;  // -1: the format's own
-  std::string scale, scale_rule, tile, rounding, te_formula;
+  std::string scale, scale_rule, tile, rounding, te_formula, four_over_six, operand_dtype;
+  int global_e4m3_max = 448;
+  bool row_scaled = false;
   bool rht = false;
   int rht_size = 16;
   uint64_t rht_seed = 0;
@@ -36,6 +38,10 @@ QuantSpec build_spec(const QuantizeOptions& o) {
   if (!o.tile.empty() && !parse(o.tile, s.tile)) usage_error("unknown tile '" + o.tile + "'");
   if (!o.rounding.empty() && !parse(o.rounding, s.rounding)) usage_error("unknown rounding '" + o.rounding + "'");
   if (!o.te_formula.empty() && !parse(o.te_formula, s.formula)) usage_error("unknown TE formula '" + o.te_formula + "'");
+  if (!o.four_over_six.empty() && !parse(o.four_over_six, s.four_over_six)) usage_error("unknown 4over6 mode '" + o.four_over_six + "'");
+  if (!o.operand_dtype.empty() && !parse(o.operand_dtype, s.operand_dtype)) usage_error("unknown operand dtype '" + o.operand_dtype + "'");
+  s.global_e4m3_max = o.global_e4m3_max;
+  s.row_scaled = o.row_scaled;
   s.rht = o.rht;
   s.rht_size = o.rht_size;
   s.rht_sign_seed = o.rht_seed;
@@ -116,6 +122,13 @@ void add_quantize_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "stochastic rounding seed");
   cmd->add_option("--te-formula", o->te_formula, "NVFP4 block scale formula of TE 2.14+ or 2.13-")
       ->check(CLI::IsMember({"2.14", "2.13"}));
+  cmd->add_option("--four-over-six", o->four_over_six, "TE 4over6 NVFP4: per block, map-to-4 when its error is smaller")
+      ->check(CLI::IsMember({"off", "mae", "mse"}));
+  cmd->add_option("--global-e4m3-max", o->global_e4m3_max, "Q of NVFP4's tensor scale 6Q/amax (256 only with 4over6)")
+      ->check(CLI::IsMember({448, 256}));
+  cmd->add_flag("--row-scaled", o->row_scaled, "NVFP4 with one fp32 amax per row (TE row-scaled activations)");
+  cmd->add_option("--operand-dtype", o->operand_dtype, "bf16: round the input to bf16 first, as TE quantizes bf16 tensors")
+      ->check(CLI::IsMember({"fp32", "bf16"}));
   cmd->callback([o] { run_quantize(*o); });
 }
 

@@ -36,6 +36,10 @@ void write_quantized(h5::File& file, const std::string& group, const QuantizedTe
   file.set_attr(obj, "rht_size", static_cast<int64_t>(s.rht_size));
   file.set_attr(obj, "rht_sign_seed", static_cast<int64_t>(s.rht_sign_seed));
   file.set_attr(obj, "formula", to_string(s.formula));
+  file.set_attr(obj, "operand_dtype", to_string(s.operand_dtype == OperandDtype::inherit ? OperandDtype::fp32 : s.operand_dtype));
+  file.set_attr(obj, "four_over_six", to_string(s.four_over_six));
+  file.set_attr(obj, "global_e4m3_max", static_cast<int64_t>(s.global_e4m3_max));
+  file.set_attr(obj, "row_scaled", static_cast<int64_t>(s.row_scaled));
   file.set_attr(obj, "seed", static_cast<int64_t>(q.random.seed));
   file.set_attr(obj, "tensor_id", static_cast<int64_t>(q.random.tensor_id));
   file.set_attr(obj, "step", static_cast<int64_t>(q.random.step));
