@@ -272,6 +272,10 @@ FieldTable make_table() {
             [](Config& c) -> int& { return c.train.telemetry_interval; });
   t.add_int("train.checkpoint_interval", "steps between checkpoints (0 = only at the end)",
             [](Config& c) -> int& { return c.train.checkpoint_interval; });
+  t.add_int("train.batch_shards",
+            "the batch is cut into this many shards of whole sequences; gradients are summed over them in order, so "
+            "a run under mpirun is bit-identical for any rank count dividing it",
+            [](Config& c) -> int& { return c.train.batch_shards; });
   t.add_float("train.diverge_factor", "loss above this multiple of the initial loss means diverged",
               [](Config& c) -> double& { return c.train.diverge_factor; });
   return t;
@@ -571,6 +575,8 @@ void validate_config(const Config& c, const KeyOrigins& origins) {
   if (c.train.tokens < static_cast<int64_t>(c.train.batch_size) * m.seq_len)
     fail("train.tokens", "budget is smaller than one batch (batch_size * seq_len tokens)");
   if (c.train.diverge_factor <= 1) fail("train.diverge_factor", "must be > 1");
+  if (c.train.batch_shards < 1 || c.train.batch_size % c.train.batch_shards != 0)
+    fail("train.batch_shards", "must divide train.batch_size (" + std::to_string(c.train.batch_size) + ")");
   validate_switch(c, fail);
   // A recipe that asks for quantization must quantize at least one layer: never a silent fallback.
   if (c.recipe.quantized.any_quantized() && !c.recipe.quantize_lm_head &&
@@ -579,8 +585,9 @@ void validate_config(const Config& c, const KeyOrigins& origins) {
          "the recipe quantizes no layer: keep_first + keep_last covers all " + std::to_string(m.n_layers) +
              " blocks and the LM head is not quantized");
 
-  // Every operand of every linear shape must be quantizable as specified.
-  const int64_t tokens_per_step = static_cast<int64_t>(c.train.batch_size) * m.seq_len;
+  // Every operand of every linear shape must be quantizable as specified, on one shard's tokens
+  // (blocks and transforms along the tokens must not straddle shards or ranks).
+  const int64_t tokens_per_shard = static_cast<int64_t>(c.train.batch_size / c.train.batch_shards) * m.seq_len;
   struct Shape { int64_t in, out; };
   const Shape shapes[] = {{m.d_model, m.d_model}, {m.d_model, m.d_ff}, {m.d_ff, m.d_model}, {m.d_model, m.vocab}};
   const std::pair<const char*, const LinearRecipe*> recipes[] = {{"recipe.quantized", &c.recipe.quantized},
@@ -588,7 +595,7 @@ void validate_config(const Config& c, const KeyOrigins& origins) {
   for (const auto& [prefix, lr] : recipes) {
     for (size_t s = 0; s < std::size(shapes); ++s) {
       if (s == 3 && std::string(prefix) == "recipe.quantized" && !c.recipe.quantize_lm_head) continue;
-      const int64_t K = shapes[s].in, N = shapes[s].out, M = tokens_per_step;
+      const int64_t K = shapes[s].in, N = shapes[s].out, M = tokens_per_shard;
       const std::tuple<const char*, const QuantSpec*, int64_t, int64_t> ops[] = {
           {"fprop_x", &lr->fprop_x, M, K},   {"fprop_w", &lr->fprop_w, N, K},
           {"dgrad_dy", &lr->dgrad_dy, M, N}, {"dgrad_w", &lr->dgrad_w, K, N},

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <numbers>
 #include <stdexcept>
 #include <utility>
@@ -174,6 +175,22 @@ struct Model::Impl {
   Acts a;
   std::vector<int32_t> inputs, targets;  // [M]
 
+  // Data parallelism (set_data_parallel): the global batch is cut into `shards` shards of
+  // consecutive sequences, `local_shards` of them on this rank; each parameter gradient is computed
+  // per shard (shard_grads: local_shards arenas of the parameter layout) and summed in shard order.
+  int shards = 1, local_shards = 1;
+  Collective* comm = nullptr;  // null: one rank
+  std::vector<float> shard_grads, all_shard_grads, local_losses, all_losses;
+  std::function<float(float)> reduce_amax;  // the max over ranks, for token operands' amaxes
+
+  int ranks() const { return comm ? comm->size() : 1; }
+  bool split() const { return training && ranks() > 1; }
+  // Shard s's copy of a gradient view `g_view` (a pointer into `grads`).
+  float* shard_view(int s, const float* g_view) {
+    if (shards == 1) return const_cast<float*>(g_view);
+    return shard_grads.data() + int64_t(s) * num_params() + (g_view - grads.data());
+  }
+
   // The current pass.
   uint64_t seed = 0;
   int64_t step = 0;
@@ -315,8 +332,14 @@ struct Model::Impl {
 
   LinearQuant quant(int li) const {
     const bool poison = training && probe && probe->step == step && probe->linear == li;
-    return LinearQuant{&linears[size_t(li)].recipe, seed, uint64_t(step), uint64_t(li), telemetry != nullptr,
-                       poison ? &probe->at : nullptr, &recipe.delayed, training};
+    LinearQuant q{&linears[size_t(li)].recipe, seed, uint64_t(step), uint64_t(li), telemetry != nullptr,
+                  poison ? &probe->at : nullptr, &recipe.delayed, training};
+    if (split()) {
+      q.token_offset = M * comm->rank();
+      q.global_tokens = M * ranks();
+      q.reduce_amax = &reduce_amax;
+    }
+    return q;
   }
 
   // Counts the operand uses of one GEMM role and records telemetry for its quantized operands.
@@ -367,7 +390,7 @@ struct Model::Impl {
     if (!telemetry || !telemetry->gnr) return;
     const int64_t d = n * input.k;
     wgrad_reference.resize(size_t(d));
-    linear_wgrad_reference(wgrad_reference.data(), dy, input, n);
+    linear_wgrad_reference(wgrad_reference.data(), dy, input, n, local_shards);
     double ref_sq = 0.0, err_sq = 0.0;
     for (int64_t i = 0; i < d; ++i) {
       const double ref = wgrad_reference[size_t(i)], err = double(dw[i]) - ref;
@@ -406,14 +429,60 @@ struct Model::Impl {
     record(li, 0);
   }
 
-  // dx [M, K] += , dw [n, K] += for linear li with output gradient dy [M, n].
+  // dx [M, K] += , dw [n, K] += (each local shard's copy of it) for linear li with output gradient dy [M, n].
   void bwd(int li, float* dx, float* dw, const float* dy, const float* weight, int64_t n) {
+    std::vector<float*> dws(static_cast<size_t>(local_shards), nullptr);
+    for (int s = 0; s < local_shards; ++s) dws[size_t(s)] = shard_view(s, dw);
     with_layer_name(li, [&] {
-      linear_backward(dx, dw, dy, input, weight, n, quant(li), linears[size_t(li)].state, scratch);
+      linear_backward(dx, dws.data(), local_shards, dy, input, weight, n, quant(li), linears[size_t(li)].state,
+                      scratch);
     });
     record(li, 1);
     record(li, 2);
-    record_gnr(li, dw, dy, n);
+    if (telemetry && telemetry->gnr) {
+      const int64_t d = n * input.k;
+      std::vector<float> local(dws[0], dws[0] + d);  // this rank's tokens: the sum of its shards
+      for (int s = 1; s < local_shards; ++s)
+        for (int64_t i = 0; i < d; ++i) local[size_t(i)] += dws[size_t(s)][i];
+      record_gnr(li, local.data(), dy, n);
+    }
+  }
+
+  // RMSNorm backward with its weight gradient summed per shard of the tokens.
+  void norm_bwd(float* dx, float* dw, const float* dout, const float* x, const float* weight, const float* rstd) {
+    const int64_t ms = M / local_shards;
+    for (int s = 0; s < local_shards; ++s)
+      rmsnorm_backward(dx + s * ms * C, shard_view(s, dw), dout + s * ms * C, x + s * ms * C, weight, rstd + s * ms,
+                       ms, C);
+  }
+
+  // Every local shard's gradients summed with the other ranks' in shard order into `grads`, the
+  // same on every rank whatever the number of ranks: ((g_0 + g_1) + g_2) + ...
+  void reduce_gradients() {
+    if (shards == 1) return;
+    const int64_t P = num_params();
+    const float* all = shard_grads.data();
+    if (ranks() > 1) {
+      all_shard_grads.resize(size_t(P * shards));
+      comm->allgather(shard_grads.data(), P * local_shards, all_shard_grads.data());
+      all = all_shard_grads.data();
+    }
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < P; ++i) {
+      float sum = all[i];
+      for (int s = 1; s < shards; ++s) sum += all[s * P + i];
+      grads[size_t(i)] = sum;
+    }
+  }
+
+  // The mean loss over the global batch, summed in global row order as cross_entropy_forward does.
+  double global_loss() {
+    local_losses.assign(a.losses, a.losses + M);
+    all_losses.resize(size_t(M * ranks()));
+    comm->allgather(local_losses.data(), M, all_losses.data());
+    double total = 0.0;
+    for (float l : all_losses) total += double(l);
+    return total / double(all_losses.size());
   }
 
   double forward() {
@@ -455,14 +524,17 @@ struct Model::Impl {
 
   void backward() {
     const int Li = int(L);
+    if (M % local_shards != 0)
+      throw std::invalid_argument("model: " + std::to_string(local_shards) + " batch shards do not divide the batch");
     std::fill(grads.begin(), grads.end(), 0.f);
+    if (shards > 1) shard_grads.assign(size_t(num_params() * local_shards), 0.f);
     zero(a.dlogits, M * V);
-    cross_entropy_backward(a.dlogits, a.probs, targets.data(), M, V);
+    cross_entropy_backward(a.dlogits, a.probs, targets.data(), M, V, M * (split() ? ranks() : 1));
     zero(a.dln, M * C);
     input.bind(a.lnf, M, C);
     bwd(kLinearsPerBlock * Li, a.dln, g.lm_head, a.dlogits, w.lm_head, V);
     zero(a.dres, M * C);
-    rmsnorm_backward(a.dres, g.norm, a.dln, a.res_out, w.norm, a.rstdf, M, C);
+    norm_bwd(a.dres, g.norm, a.dln, a.res_out, w.norm, a.rstdf);
 
     for (int l = Li - 1; l >= 0; --l) {
       const BlockActs& la = a.layers[size_t(l)];
@@ -480,8 +552,7 @@ struct Model::Impl {
       input.bind(la.ln2, M, C);
       bwd(li + 4, a.dln, lg.gate_proj, a.dgate, lw.gate_proj, F);
       bwd(li + 5, a.dln, lg.up_proj, a.dup, lw.up_proj, F);
-      rmsnorm_backward(a.dres, lg.post_attention_layernorm, a.dln, la.res_mid,
-                       lw.post_attention_layernorm, la.rstd2, M, C);
+      norm_bwd(a.dres, lg.post_attention_layernorm, a.dln, la.res_mid, lw.post_attention_layernorm, la.rstd2);
       // a.dres now holds the gradient of res_mid = of res_in through the skip connection.
       zero(a.datty, M * C);
       input.bind(la.atty, M, C);
@@ -495,10 +566,12 @@ struct Model::Impl {
       bwd(li + 0, a.dln, lg.q_proj, a.dq_pre, lw.q_proj, C);
       bwd(li + 1, a.dln, lg.k_proj, a.dk_pre, lw.k_proj, C);
       bwd(li + 2, a.dln, lg.v_proj, a.dv, lw.v_proj, C);
-      rmsnorm_backward(a.dres, lg.input_layernorm, a.dln, la.res_in, lw.input_layernorm, la.rstd1,
-                       M, C);
+      norm_bwd(a.dres, lg.input_layernorm, a.dln, la.res_in, lw.input_layernorm, la.rstd1);
     }
-    embedding_backward(g.embed_tokens, a.dres, inputs.data(), M, C);
+    const int64_t ms = M / local_shards;
+    for (int s = 0; s < local_shards; ++s)
+      embedding_backward(shard_view(s, g.embed_tokens), a.dres + s * ms * C, inputs.data() + s * ms, ms, C);
+    reduce_gradients();
   }
 };
 
@@ -540,12 +613,25 @@ std::vector<std::string> Model::linear_names() const {
 double Model::forward_backward(const int32_t* tokens, int B, int T, uint64_t seed, int64_t step,
                                int64_t tokens_seen, StepTelemetry* telemetry) {
   impl_->begin_pass(tokens, B, T, seed, step, tokens_seen, telemetry, true);
-  const double loss = impl_->forward();
+  double loss = impl_->forward();
+  if (impl_->split()) loss = impl_->global_loss();
   impl_->backward();
   for (auto& lin : impl_->linears)  // delayed scaling: next step's scales from this step's amaxes
     for (auto& role : lin.state.delayed)
       for (DelayedScaling& d : role) d.update(impl_->recipe.delayed);
   return loss;
+}
+
+void Model::set_data_parallel(int shards, Collective* comm) {
+  Impl& m = *impl_;
+  const int ranks = comm ? comm->size() : 1;
+  if (shards < 1 || shards % ranks != 0)
+    throw std::invalid_argument("model: " + std::to_string(ranks) + " ranks do not divide " + std::to_string(shards) +
+                                " batch shards");
+  m.shards = shards;
+  m.local_shards = shards / ranks;
+  m.comm = ranks > 1 ? comm : nullptr;
+  m.reduce_amax = [c = m.comm](float local) { return c ? c->max(local) : local; };
 }
 
 std::vector<float> Model::delayed_scaling_state() const {

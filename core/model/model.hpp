@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/parallel.hpp"
 #include "core/model/recipe.hpp"
 #include "core/ops/linear.hpp"
 #include "core/model/telemetry.hpp"
@@ -95,6 +96,14 @@ class Model {
   const float* last_logits() const;
 
   const std::vector<GemmUse>& gemm_uses() const;  // counters since construction
+
+  // Data parallelism (train.batch_shards; default 1 shard, one rank): the global batch of a step is
+  // `shards` shards of consecutive sequences, shards / comm->size() of them on this rank, which
+  // then passes only its own sequences to forward_backward. Each parameter gradient is computed per
+  // shard and summed over shards in shard order, and every token operand takes the global tensor
+  // amax and global SR positions, so the loss and gradients are bit-identical for any number of
+  // ranks dividing `shards`. comm null or of size 1: one rank. Validation passes stay local.
+  void set_data_parallel(int shards, Collective* comm);
 
   // Delayed-scaling state of the operands that use it, for checkpoints: one row per operand of
   // 3 + amax_history_len floats (operand slot, scale, fp8 max, history). Empty when none does.

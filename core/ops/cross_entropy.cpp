@@ -31,8 +31,8 @@ double cross_entropy_forward(T* probs, T* losses, const T* logits, const int32_t
 
 template <class T>
 void cross_entropy_backward(T* dlogits, const T* probs, const int32_t* targets, int64_t rows,
-                            int64_t vocab) {
-  const T inv_rows = T(1.0 / double(rows));
+                            int64_t vocab, int64_t mean_over) {
+  const T inv_rows = T(1.0 / double(mean_over > 0 ? mean_over : rows));
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < rows; ++r) {
     const T* p = probs + r * vocab;
@@ -46,8 +46,8 @@ template double cross_entropy_forward<float>(float*, float*, const float*, const
 template double cross_entropy_forward<double>(double*, double*, const double*, const int32_t*,
                                               int64_t, int64_t);
 template void cross_entropy_backward<float>(float*, const float*, const int32_t*, int64_t,
-                                            int64_t);
+                                            int64_t, int64_t);
 template void cross_entropy_backward<double>(double*, const double*, const int32_t*, int64_t,
-                                             int64_t);
+                                             int64_t, int64_t);
 
 }  // namespace fp4lab

@@ -11,9 +11,10 @@ template <class T>
 double cross_entropy_forward(T* probs, T* losses, const T* logits, const int32_t* targets,
                              int64_t rows, int64_t vocab);
 
-// dlogits [rows, vocab] += (probs − onehot(target)) / rows
+// dlogits [rows, vocab] += (probs − onehot(target)) / mean_over, where mean_over is the number of
+// tokens the loss is a mean over (0: rows; a data-parallel rank's rows are part of a larger batch).
 template <class T>
 void cross_entropy_backward(T* dlogits, const T* probs, const int32_t* targets, int64_t rows,
-                            int64_t vocab);
+                            int64_t vocab, int64_t mean_over = 0);
 
 }  // namespace fp4lab

@@ -36,9 +36,16 @@ struct OperandSource {
   int64_t rows, cols;
 };
 
+// Operands along the tokens (X, dY and their transposes; not W) are a data-parallel rank's slice.
+bool token_operand(int role, int operand) { return role == kWgrad || operand == kOperandA; }
+
 QuantRandom random_of(const LinearQuant& q, int role, int operand) {
-  return QuantRandom{q.seed, kGemmRoles * kGemmOperands * q.stream + uint64_t(kGemmOperands * role + operand),
-                     q.step};
+  QuantRandom r{q.seed, kGemmRoles * kGemmOperands * q.stream + uint64_t(kGemmOperands * role + operand), q.step};
+  if (q.global_tokens > 0 && token_operand(role, operand)) {
+    if (role == kWgrad) r.col_offset = q.token_offset, r.global_cols = q.global_tokens;  // [*, tokens]
+    else r.row_offset = q.token_offset;                                                  // [tokens, *]
+  }
+  return r;
 }
 
 // The operand as its GEMM reads it, with the testing injection applied: `src` itself when it can be
@@ -119,6 +126,7 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
   QuantOutputs extra;
   extra.nonfinite = &nonfinite;
   if (spec.scaling == Scaling::delayed) extra.global_amax = &copy.amax;
+  if (token_operand(role, operand)) extra.reduce_amax = q.reduce_amax;
   try {
     if (q.collect_stats) {
       extra.stats = &copy.stats;
@@ -202,6 +210,14 @@ bool accumulate_product(float* out, const float* a, Trans ta, const float* b, Tr
     bad |= (std::bit_cast<uint32_t>(out[i]) & 0x7F800000u) == 0x7F800000u;
   }
   return bad == 0;
+}
+
+// Columns [c0, c0 + width) of a row-major [rows, cols] matrix, copied into buf [rows, width].
+const float* column_slice(std::vector<float>& buf, const float* src, int64_t rows, int64_t cols, int64_t c0,
+                          int64_t width) {
+  buf.resize(size_t(rows * width));
+  for (int64_t r = 0; r < rows; ++r) std::copy(src + r * cols + c0, src + r * cols + c0 + width, buf.data() + r * width);
+  return buf.data();
 }
 
 bool same_transform(const QuantSpec& a, const QuantSpec& b) {
@@ -300,6 +316,11 @@ void linear_forward(float* y, LinearInput& x, const float* w, int64_t n, const L
 
 void linear_backward(float* dx, float* dw, const float* dy, LinearInput& x, const float* w,
                      int64_t n, const LinearQuant& q, LinearState& st, LinearScratch& sc) {
+  linear_backward(dx, &dw, 1, dy, x, w, n, q, st, sc);
+}
+
+void linear_backward(float* dx, float* const* dw, int shards, const float* dy, LinearInput& x, const float* w,
+                     int64_t n, const LinearQuant& q, LinearState& st, LinearScratch& sc) {
   const LinearRecipe& r = *q.recipe;
   const int64_t m = x.m, k = x.k;
   for (int role : {kDgrad, kWgrad}) st.used[role][kOperandA] = st.used[role][kOperandB] = nullptr;
@@ -358,12 +379,33 @@ void linear_backward(float* dx, float* dw, const float* dy, LinearInput& x, cons
     xt = Trans::t;
     st.used[kWgrad][kOperandB] = &x.wgrad;
   }
-  if (!accumulate_product(dw, dyw, dyt, xw, xt, n, k, m, r.bf16_output, sc.out))
-    throw_output_finding(dw, n, k, wgrad_ops, wgrad_quantized, kWgrad);
+  // One product per shard of the tokens, each into its own gradient: a copy along the tokens
+  // ([*, M], used as is) gives a column slice, a tensor read transposed ([M, *]) a row slice.
+  if (shards < 1 || m % shards != 0)
+    throw std::invalid_argument("wgrad: " + std::to_string(shards) + " shards do not divide " + std::to_string(m) + " tokens");
+  const int64_t ms = m / shards;
+  for (int s = 0; s < shards; ++s) {
+    const float* a = dyw;
+    const float* b = xw;
+    if (shards > 1) {
+      if (dyt == Trans::n) a = column_slice(sc.shard_dy, dyw, n, m, s * ms, ms);
+      else a = dyw + s * ms * n;
+      if (xt == Trans::t) b = column_slice(sc.shard_x, xw, k, m, s * ms, ms);
+      else b = xw + s * ms * k;
+    }
+    if (!accumulate_product(dw[s], a, dyt, b, xt, n, k, ms, r.bf16_output, sc.out))
+      throw_output_finding(dw[s], n, k, wgrad_ops, wgrad_quantized, kWgrad);
+  }
 }
 
-void linear_wgrad_reference(float* dw, const float* dy, const LinearInput& x, int64_t n) {
-  matmul(dw, dy, Trans::t, x.x, Trans::n, n, x.k, x.m, false);  // dYᵀ [N, M] · X [M, K]
+void linear_wgrad_reference(float* dw, const float* dy, const LinearInput& x, int64_t n, int shards) {
+  const int64_t ms = x.m / shards;
+  matmul(dw, dy, Trans::t, x.x, Trans::n, n, x.k, ms, false);  // dYᵀ [N, M_s] · X [M_s, K], shard 0
+  std::vector<float> part(size_t(n * x.k));
+  for (int s = 1; s < shards; ++s) {
+    matmul(part.data(), dy + s * ms * n, Trans::t, x.x + s * ms * x.k, Trans::n, n, x.k, ms, false);
+    for (int64_t i = 0; i < n * x.k; ++i) dw[i] += part[size_t(i)];
+  }
 }
 
 std::string NonfiniteFinding::describe() const {

@@ -8,6 +8,7 @@
 // first NaN/Inf. Not the quantizer.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -139,6 +140,11 @@ struct LinearQuant {
   const NonfiniteInjection* inject = nullptr;  // testing only
   const DelayedScalingConfig* delayed = nullptr;  // needed by delayed-scaling operands
   bool record_amax = false;  // a training pass: delayed-scaling operands record their amax
+  // Data parallelism: the tokens are rows [token_offset, token_offset + M) of global_tokens (0: not
+  // split). X and dY operands then draw SR bits by global position and take the global tensor amax
+  // through reduce_amax (the max over ranks); W operands are whole on every rank.
+  int64_t token_offset = 0, global_tokens = 0;
+  const std::function<float(float)>* reduce_amax = nullptr;
 };
 
 // Per-linear state: Q(W) made in fprop, which dgrad reuses when Q(Wᵀ) is its exact transpose (16×16
@@ -157,6 +163,7 @@ struct LinearScratch {
   OperandCopy w_dgrad;   // Q(Wᵀ) [K, N], when not the transpose of Q(W)
   OperandCopy dy_wgrad;  // Q(dYᵀ) [N, M]
   std::vector<float> out;  // a GEMM output before bf16 rounding and accumulation
+  std::vector<float> shard_dy, shard_x;  // one shard's tokens of the wgrad operands
 };
 
 // y [M, N] = X·Wᵀ (overwritten); x.x [M, K]; w [N, K]. With recipe.bf16_output, y is rounded to
@@ -170,9 +177,15 @@ void linear_forward(float* y, LinearInput& x, const float* w, int64_t n, const L
 // before it is added.
 void linear_backward(float* dx, float* dw, const float* dy, LinearInput& x, const float* w,
                      int64_t n, const LinearQuant& q, LinearState& st, LinearScratch& sc);
+// The same with the tokens cut into `shards` equal consecutive shards: dw[s] [N, K] += the wgrad
+// product of shard s alone (the operands are quantized once, over all M tokens), so a gradient
+// summed over shards in a fixed order does not depend on how shards are spread over ranks.
+void linear_backward(float* dx, float* const* dw, int shards, const float* dy, LinearInput& x, const float* w,
+                     int64_t n, const LinearQuant& q, LinearState& st, LinearScratch& sc);
 
-// dw [N, K] = dYᵀ·X in fp32 (overwritten): no quantization, no bf16 rounding. The reference the
-// gradient-to-noise ratio compares the quantized wgrad with (telemetry only).
-void linear_wgrad_reference(float* dw, const float* dy, const LinearInput& x, int64_t n);
+// dw [N, K] = dYᵀ·X in fp32 (overwritten): no quantization, no bf16 rounding, summed over `shards`
+// token shards in order as the sharded linear_backward sums. The reference the gradient-to-noise
+// ratio compares the quantized wgrad with (telemetry only).
+void linear_wgrad_reference(float* dw, const float* dy, const LinearInput& x, int64_t n, int shards = 1);
 
 }  // namespace fp4lab

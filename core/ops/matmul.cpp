@@ -14,11 +14,13 @@ using CMapR = Eigen::Map<const MatR>;
 using TileR = Eigen::Map<MatR, 0, Eigen::OuterStride<>>;
 
 // C is cut into a grid of tiles that threads take in any order; the grid is a function of the
-// shape only (never of the thread count), so results do not depend on it. Each tile re-packs the
-// slices of A and B it reads: cutting C's rows re-packs B, cutting its columns re-packs A, so the
-// longer side is cut first, and only until there are enough tiles to balance the threads.
-constexpr int64_t kMinTiles = 8;
-constexpr int64_t kMinTileSide = 32;
+// shape only (never of the thread count), so results do not depend on it. Eigen's kernel sums an
+// element's products in an order that depends on where the element sits in its tile (rows and
+// columns left over from its register blocks take other paths), so tiles have a fixed height and
+// widths that depend on n alone: a row's result then depends only on its index modulo kTileRows,
+// and a data-parallel rank's rows (a multiple of kTileRows) come out exactly as in the whole batch.
+constexpr int64_t kTileRows = matmul_row_tile;
+constexpr int64_t kMaxTileCols = 128;
 
 struct Grid {
   int64_t row_parts = 1, col_parts = 1, rows = 0, cols = 0;  // tile size rows × cols (edges smaller)
@@ -28,16 +30,9 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 Grid tile_grid(int64_t m, int64_t n) {
   Grid g;
-  while (g.row_parts * g.col_parts < kMinTiles) {
-    const int64_t tile_rows = ceil_div(m, g.row_parts), tile_cols = ceil_div(n, g.col_parts);
-    const bool can_cut_rows = tile_rows >= 2 * kMinTileSide, can_cut_cols = tile_cols >= 2 * kMinTileSide;
-    if (can_cut_rows && (tile_rows >= tile_cols || !can_cut_cols)) ++g.row_parts;
-    else if (can_cut_cols) ++g.col_parts;
-    else break;
-  }
-  g.rows = ceil_div(ceil_div(m, g.row_parts), 8) * 8;  // whole register rows
-  g.cols = ceil_div(ceil_div(n, g.col_parts), 8) * 8;
+  g.rows = kTileRows;
   g.row_parts = ceil_div(m, g.rows);
+  g.cols = ceil_div(ceil_div(n, ceil_div(n, kMaxTileCols)), 8) * 8;  // whole register columns
   g.col_parts = ceil_div(n, g.cols);
   return g;
 }

@@ -12,6 +12,11 @@ enum class Trans : uint8_t {
   t,  // operand used transposed
 };
 
+// Rows of C are computed in tiles of this many: row i's result depends only on i modulo it (and
+// on A's row i, B and the shapes n, k), so the rows of a batch split at multiples of it across
+// data-parallel ranks are bit-identical to the whole batch's.
+constexpr int64_t matmul_row_tile = 64;
+
 // C [m, n] (+)= op(A) [m, k] · op(B) [k, n].
 // A is stored [m, k] (Trans::n) or [k, m] (Trans::t); B is stored [k, n] (Trans::n) or [n, k] (Trans::t).
 // accumulate = false overwrites C. C must not alias A or B.

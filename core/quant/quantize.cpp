@@ -239,6 +239,7 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   float amax = 0.0f;
   if (prepass)
     for (float a : unit_amax) amax = max_ignoring_nan(amax, a);
+  if (extra.reduce_amax && needs_tensor_amax && !spec.row_scaled) amax = (*extra.reduce_amax)(amax);
   const TensorScaling tensor = tensor_scaling(spec, amax, delayed_scale);
   const BlockScaler scaler(spec, tensor);
   // Block scales of 4over6 and row-scaled NVFP4: codes chosen block by block (4over6: the candidate
@@ -326,7 +327,7 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
             scaler.scales(row_block_amax(r), spans, encode.data(), decode.data(), scale_codes.data());
         }
         if (scales) std::copy(scale_codes.begin(), scale_codes.end(), scales + r * spans);
-        if (stochastic) stream.fill(static_cast<uint64_t>(r * cols), cols, random.data());
+        if (stochastic) stream.fill(rnd.global_index(r, 0, cols), cols, random.data());
         if (want_stats) row_first_nonfinite[r] = first_nonfinite(x, cols);  // before an in-place write
         if (want_amax && !prepass && !block_scaled) band_amax = max_ignoring_nan(band_amax, abs_max_span(x, cols));
         RowStats st = tally != Tally::none ? row_stats[r] : RowStats{};

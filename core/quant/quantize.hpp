@@ -4,6 +4,7 @@
 // `quantize_reference` (scalar, bit-level codecs only). They must agree bit for bit.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/quant/quant_spec.hpp"
@@ -14,10 +15,17 @@ namespace fp4lab {
 // key = a 64-bit hash of (seed, tensor_id); counter = (element_group, step). Each 128-bit draw gives
 // 16 bytes, one byte per element of a group of 16 consecutive row-major elements, so the bits an
 // element receives depend only on (seed, tensor_id, step, element index), never on the thread count.
+// A tensor that is one data-parallel rank's slice of a global tensor keys its bits by the global
+// index: element (r, c) is element (row_offset + r, col_offset + c) of a row-major tensor with
+// `global_cols` columns (0: this tensor's own width).
 struct QuantRandom {
   uint64_t seed = 0;
   uint64_t tensor_id = 0;
   uint64_t step = 0;
+  int64_t row_offset = 0, col_offset = 0, global_cols = 0;
+  uint64_t global_index(int64_t r, int64_t c, int64_t cols) const {
+    return uint64_t((row_offset + r) * (global_cols > 0 ? global_cols : cols) + col_offset + c);
+  }
 };
 
 // Statistics of one quantization, gathered in the same pass.
@@ -54,6 +62,10 @@ struct QuantOutputs {
   // The non-finite sentinel: set to whether any input element (post-RHT) or output element is NaN
   // or Inf. Gathered in the encoding pass (one compare per 8 elements), without the statistics.
   bool* nonfinite = nullptr;
+  // Not an output but a hook: for a rank's slice of a data-parallel tensor, turns the local tensor
+  // amax into the global one (the max over ranks) before any scale is formed, as TE all-reduces
+  // amaxes across shards. Called once per quantize() that needs a tensor amax.
+  const std::function<float(float)>* reduce_amax = nullptr;
 };
 
 // out = dequant(quant(in)) for a rows x cols row-major matrix. With spec.rht, `out` (and codes,

@@ -96,6 +96,8 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
   }
   float amax = 0.0f;
   for (int64_t i = 0; i < n; ++i) amax = abs_max(amax, x[i]);
+  const bool tensor_scaled = spec.scale == ScaleFormat::e4m3 || (spec.scale == ScaleFormat::fp32 && spec.block == 0);
+  if (extra.reduce_amax && tensor_scaled && !spec.row_scaled) amax = (*extra.reduce_amax)(amax);
   const TensorScaling tensor = tensor_scaling(spec, amax, delayed_scale);
 
   const bool has_codes = spec.element == ElementFormat::fp4_e2m1 || spec.element == ElementFormat::fp8_e4m3 ||
@@ -152,9 +154,10 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
           result = bf16_round(v);
         } else if (has_codes) {
           uint8_t random_bytes[16] = {};
-          if (spec.rounding == Rounding::sr) stream.group_bytes(static_cast<uint64_t>(i) / 16, random_bytes);
+          const uint64_t g = rnd.global_index(r, c, cols);
+          if (spec.rounding == Rounding::sr) stream.group_bytes(g / 16, random_bytes);
           y = v * scale.encode;
-          const uint8_t code = encode_element(spec.element, spec.rounding, y, random_bytes[i % 16]);
+          const uint8_t code = encode_element(spec.element, spec.rounding, y, random_bytes[g % 16]);
           result = decode_element(spec.element, code) * scale.decode;
           if (extra.codes) (*extra.codes)[i] = code;
         }

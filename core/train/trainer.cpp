@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "core/model/model.hpp"
+#include "core/ops/matmul.hpp"
 #include "core/train/checkpoint.hpp"
 #include "core/train/data.hpp"
 #include "core/train/fingerprint.hpp"
@@ -85,12 +86,26 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
   const std::string run_path = opt.out_path;
   const std::string ckpt_path = checkpoint_path_for(run_path);
   const std::string cell_id = opt.cell_id.empty() ? config_id(cfg) : opt.cell_id;
-  if (opt.resume && !read_status_if_finished(run_path, result).empty()) return result;
+  Collective single;
+  Collective& comm = opt.collective ? *opt.collective : single;
+  const bool lead = comm.rank() == 0;  // writes the run file and the checkpoints
+  // Rank 0 decides whether the run is finished (and so skipped) and whether it resumes.
+  const bool finished = opt.resume && !read_status_if_finished(run_path, result).empty();
+  if (comm.broadcast(finished)) return result;
+  if (cfg.train.batch_shards % comm.size() != 0)
+    throw ConfigError(SourceLoc{"<mpirun>", 0, 0}, "train.batch_shards",
+                      std::to_string(comm.size()) + " ranks do not divide " + std::to_string(cfg.train.batch_shards) + " batch shards");
+  const int64_t shard_tokens = int64_t(cfg.train.batch_size / cfg.train.batch_shards) * cfg.model.seq_len;
+  if (comm.size() > 1 && shard_tokens % matmul_row_tile != 0)
+    throw ConfigError(SourceLoc{"<mpirun>", 0, 0}, "train.batch_shards",
+                      "a shard holds " + std::to_string(shard_tokens) + " tokens; across ranks they must be a multiple of " +
+                          std::to_string(matmul_row_tile) + " (the GEMM row tile) for results not to depend on the rank count");
 
   const TokenData data = load_data(cfg.data, cfg.model.seq_len);
   Model model(cfg.model, run_recipe(cfg));
   model.init_parameters(cfg.train.seed);
   model.set_nonfinite_probe(opt.nonfinite_probe);
+  model.set_data_parallel(cfg.train.batch_shards, &comm);
   std::vector<std::string> tensor_names;  // every parameter; records index this list
   std::vector<int32_t> linear_param;      // linear index -> parameter index
   for (const ParamInfo& p : model.params()) {
@@ -109,13 +124,14 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
   state.cell_id = cell_id;
   state.seed = cfg.train.seed;
 
-  std::optional<RunWriter> writer;
+  std::optional<RunWriter> writer;  // rank 0 only
   std::vector<ManifestEntry> carried_uses;  // GEMM uses before this session (from the checkpoint)
-  if (opt.resume && std::filesystem::exists(ckpt_path) && std::filesystem::exists(run_path)) {
+  const bool resume = comm.broadcast(opt.resume && std::filesystem::exists(ckpt_path) && std::filesystem::exists(run_path));
+  if (resume) {
     state = load_checkpoint(ckpt_path, model, &adam);
     carried_uses = parse_manifest(state.gemm_uses);
-    writer.emplace(RunWriter::reopen(run_path, state.step));
-  } else {
+    if (lead) writer.emplace(RunWriter::reopen(run_path, state.step));
+  } else if (lead) {
     RunMeta meta;
     meta.config_yaml = state.config_yaml;
     meta.cell_id = cell_id;
@@ -133,10 +149,12 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
     writer.emplace(RunWriter::create(run_path, meta));
   }
 
-  writer->set_machine(omp_get_max_threads(), measure_gemm_peak_gflops());
+  if (writer) writer->set_machine(omp_get_max_threads(), measure_gemm_peak_gflops());
   const double flops_per_step = model_flops_per_token(cfg.model) * double(tokens_per_step);
 
   std::vector<int32_t> batch(static_cast<size_t>(B) * (T + 1));
+  const int local_b = B / comm.size();  // this rank's sequences of each batch
+  const int32_t* local_batch = batch.data() + int64_t(comm.rank()) * local_b * (T + 1);
   std::vector<QuantStatRecord> quant;
   std::vector<GnrRecord> gnr;
   std::vector<TensorNorms> norms;
@@ -145,18 +163,21 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
   int64_t tokens_this_session = 0;
 
   auto write_manifest = [&] {
+    if (!writer) return std::vector<ManifestEntry>{};
     const auto entries = manifest_entries(model, carried_uses);
     const RecipeCoverage coverage = recipe_coverage(entries, model.linear_names());
     writer->set_manifest(manifest_yaml(entries, coverage), coverage.summary());
     return entries;
   };
   auto checkpoint = [&] {
+    if (!lead) return;
     state.gemm_uses = serialize_manifest(write_manifest());
     save_checkpoint(ckpt_path, state, model, &adam);
     writer->flush();
   };
   // The sentinel fired: dump the tensor, end the run as failed (never done, never diverged).
   auto fail_nonfinite = [&](const NonfiniteError& e, int64_t step, const std::string& phase, int64_t completed) {
+    if (!writer) comm.abort(3, "rank " + std::to_string(comm.rank()) + ": " + e.what());
     const SentinelRecord s = sentinel_record(e.finding, model, linear_param, step, phase);
     writer->set_sentinel(s);
     write_manifest();
@@ -165,6 +186,7 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
     result.status = RunStatus::failed;
     result.nonfinite = true;
     result.message = s.summary();
+    if (comm.size() > 1) comm.abort(3, result.message);  // the run file says failed; stop the other ranks
     return result;
   };
 
@@ -176,12 +198,12 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
                            (step == 1 || step % cfg.train.telemetry_interval == 0);
     quant.clear();
     gnr.clear();
-    tel.quant_stats = telemetry;
+    tel.quant_stats = telemetry && lead;  // rank 0's shards
     tel.quant = &quant;
     tel.gnr = &gnr;
     double loss = 0;
     try {
-      loss = model.forward_backward(batch.data(), B, T, cfg.train.seed, step, state.tokens, &tel);
+      loss = model.forward_backward(local_batch, local_b, T, cfg.train.seed, step, state.tokens, &tel);
     } catch (const NonfiniteError& e) {
       return fail_nonfinite(e, step, "train", step - 1);
     }
@@ -195,17 +217,18 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
     state.step = step;
     state.tokens = tokens_after;
     if (step == 1) state.initial_loss = loss;
-    writer->add_step({step, tokens_after, loss, lr, grad_norm, secs, double(tokens_per_step) / secs,
-                      flops_per_step / secs / 1e12});
-    if (!quant.empty()) {
+    if (writer)
+      writer->add_step({step, tokens_after, loss, lr, grad_norm, secs, double(tokens_per_step) / secs,
+                        flops_per_step / secs / 1e12});
+    if (writer && !quant.empty()) {
       for (auto& q : quant) q.step = step, q.tensor = linear_param[size_t(q.tensor)];
       writer->add_quant_stats(quant);
     }
-    if (!gnr.empty()) {
+    if (writer && !gnr.empty()) {
       for (auto& g : gnr) g.step = step, g.tensor = linear_param[size_t(g.tensor)];
       writer->add_gnr(gnr);
     }
-    if (finite) {
+    if (writer && finite) {
       layer_records.clear();
       const auto& params = model.params();
       for (size_t i = 0; i < params.size(); ++i)
@@ -222,15 +245,16 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
       msg << (finite ? "loss exploded: " : "non-finite loss: ") << loss << " at step " << step
           << " (initial " << state.initial_loss << ")";
       write_manifest();
-      writer->set_status(RunStatus::diverged, step, msg.str());
-      std::filesystem::remove(ckpt_path);
+      if (writer) writer->set_status(RunStatus::diverged, step, msg.str());
+      if (lead) std::filesystem::remove(ckpt_path);
       result.status = RunStatus::diverged;
       result.message = msg.str();
       return result;
     }
     if (step % val_every == 0 || step == total_steps) {
       try {
-        writer->add_val({step, tokens_after, validation_loss(model, data, cfg, tokens_after)});
+        const double val = validation_loss(model, data, cfg, tokens_after);  // every rank, locally
+        if (writer) writer->add_val({step, tokens_after, val});
       } catch (const NonfiniteError& e) {
         return fail_nonfinite(e, step, "validation", step);
       }
@@ -242,7 +266,7 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
       opt.on_progress({step, total_steps, tokens_after, loss, tokens_this_session / std::max(1e-9, elapsed)});
     }
-    const bool interrupted = (opt.stop && opt.stop->load()) || step == opt.stop_after_step;
+    const bool interrupted = comm.any((opt.stop && opt.stop->load()) || step == opt.stop_after_step);
     if (step < total_steps &&
         (interrupted || (cfg.train.checkpoint_interval > 0 && step % cfg.train.checkpoint_interval == 0)))
       checkpoint();
@@ -253,10 +277,12 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
     }
   }
   // The final weights stay next to the finished run file (fp4lab eval); the resume checkpoint goes.
-  state.gemm_uses = serialize_manifest(write_manifest());
-  save_checkpoint(final_checkpoint_path_for(run_path), state, model, &adam);
-  writer->set_status(RunStatus::done, state.step);
-  std::filesystem::remove(ckpt_path);
+  if (lead) {
+    state.gemm_uses = serialize_manifest(write_manifest());
+    save_checkpoint(final_checkpoint_path_for(run_path), state, model, &adam);
+    writer->set_status(RunStatus::done, state.step);
+    std::filesystem::remove(ckpt_path);
+  }
   result.status = RunStatus::done;
   return result;
 }

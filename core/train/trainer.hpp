@@ -29,6 +29,10 @@ struct TrainOptions {
   int64_t stop_after_step = -1;             // testing: stop (as if interrupted) after this step
   std::optional<NonfiniteProbe> nonfinite_probe;  // testing: NaN into one operand (the sentinel's test)
   std::function<void(const TrainProgress&)> on_progress;  // called after every step
+  // Data parallelism (`mpirun -np K fp4lab train`): the ranks of this run (null: one rank). Each
+  // rank trains its shards of every batch (train.batch_shards / K); rank 0 alone writes the run
+  // file and checkpoints; every rank reads the checkpoint on resume.
+  Collective* collective = nullptr;
 };
 
 struct TrainResult {

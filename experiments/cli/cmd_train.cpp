@@ -13,6 +13,7 @@
 #include "core/train/checkpoint.hpp"
 #include "core/train/trainer.hpp"
 #include "experiments/cli/commands.hpp"
+#include "experiments/grid/mpi.hpp"
 
 namespace fp4lab::cli {
 
@@ -49,11 +50,17 @@ std::string fixed(double x, int digits) {
   return buf;
 }
 
+std::ostream& null_stream() {
+  static std::ostream null(nullptr);
+  return null;
+}
+
 struct TrainArgs {
   std::string config, out;
   std::vector<std::string> sets;
   int threads = 0;
   int64_t log_every = 0;
+  double collective_timeout = 600;
   bool print_config = false, help_config = false;
 };
 
@@ -76,21 +83,29 @@ void train_command(const TrainArgs& a) {
   const int64_t total_steps = (cfg.train.tokens + per_step - 1) / per_step;
   const int64_t every = a.log_every > 0 ? a.log_every : std::max<int64_t>(1, total_steps / 20);
 
+  // Under mpirun the ranks train one run together (data parallel); rank 0 alone prints and writes.
+  std::unique_ptr<Collective> comm = grid::under_mpirun() ? grid::mpi_collective(a.collective_timeout) : nullptr;
+  const bool lead = !comm || comm->rank() == 0;
+  std::ostream& log = lead ? std::cout : null_stream();
+
   struct sigaction sa {}, old_int {}, old_term {};
   sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
 
-  std::cout << "train " << a.config << " (id " << id << "): " << cfg.recipe.name << " recipe, " << total_steps
-            << " steps of " << per_step << " tokens -> " << out << std::endl;
+  log << "train " << a.config << " (id " << id << "): " << cfg.recipe.name << " recipe, " << total_steps
+      << " steps of " << per_step << " tokens";
+  if (comm) log << " on " << comm->size() << " ranks";
+  log << " -> " << out << std::endl;
   TrainOptions opt;
   opt.out_path = out;
   opt.threads = a.threads;
   opt.stop = &g_stop;
+  opt.collective = comm.get();
   opt.on_progress = [&](const TrainProgress& p) {
     if (p.step % every != 0 && p.step != p.total_steps) return;
-    std::cout << "step " << p.step << "/" << p.total_steps << "  tokens " << p.tokens << "  loss " << fixed(p.loss, 4)
+    log << "step " << p.step << "/" << p.total_steps << "  tokens " << p.tokens << "  loss " << fixed(p.loss, 4)
               << "  " << fixed(p.tokens_per_second / 1e3, 1) << "k tok/s" << std::endl;
   };
   const TrainResult r = train(cfg, opt);
@@ -98,13 +113,14 @@ void train_command(const TrainArgs& a) {
   sigaction(SIGTERM, &old_term, nullptr);
 
   if (r.skipped) {
-    std::cout << out << " is already finished (" << to_string(r.status) << " at step " << r.step
+    log << out << " is already finished (" << to_string(r.status) << " at step " << r.step
               << "); delete it to train again\n";
     if (r.status != RunStatus::done) throw Exit{r.nonfinite ? kExitNonfinite : kExitRuntime, r.message};
     return;
   }
   switch (r.status) {
     case RunStatus::done: {
+      if (!lead) return;
       const RunData d = read_run(out, false);
       std::cout << "done: " << r.step << " steps, " << r.tokens << " tokens, final train loss " << fixed(r.last_loss, 4);
       if (!d.val.empty()) std::cout << ", val loss " << fixed(d.val.back().loss, 4);
@@ -112,7 +128,7 @@ void train_command(const TrainArgs& a) {
       return;
     }
     case RunStatus::running:
-      std::cout << "interrupted at step " << r.step << "; checkpoint " << checkpoint_path_for(out)
+      log << "interrupted at step " << r.step << "; checkpoint " << checkpoint_path_for(out)
                 << "; run the same command to resume\n";
       throw Exit{g_signal ? 128 + int(g_signal) : 130, ""};
     case RunStatus::diverged: throw Exit{kExitRuntime, "diverged: " + r.message + " (run file " + out + ")"};
@@ -149,7 +165,8 @@ void add_train_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("train", "Train one run from a config file");
   cmd->footer("Exit status: 0 done (or already finished); 1 diverged or a runtime error; 2 a usage or\n"
               "config error (file:line and key named); 3 a non-finite value stopped the run (failed);\n"
-              "130/143 interrupted by SIGINT/SIGTERM after writing a checkpoint (rerun to resume).");
+              "130/143 interrupted by SIGINT/SIGTERM after writing a checkpoint (rerun to resume); 4 under\n"
+              "mpirun: a rank waited longer than --collective-timeout for the others (rerun to resume).");
   cmd->add_option("config", a->config, "config file (YAML); `base: FILE` inside it is applied first");
   cmd->add_option("--set", a->sets, "override a config key: key=value (repeatable)")->allow_extra_args(false);
   cmd->add_option("--out,-o", a->out, "run file (default results/runs/<id>.h5); its checkpoint is <run>.ckpt.h5");
@@ -158,6 +175,9 @@ void add_train_command(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--print-config", a->print_config, "print the resolved config and its id, then exit");
   cmd->add_flag("--help-config", a->help_config, "list every config key with its type, default and meaning");
+  cmd->add_option("--collective-timeout", a->collective_timeout,
+                  "under mpirun: seconds a rank waits for the others before it stops the run (exit 4)")
+      ->check(CLI::PositiveNumber);
   cmd->callback([a] { train_command(*a); });
 }
 

@@ -3,6 +3,8 @@
 // in a forked child and report back. Every rank parses the grid itself; rank 0 checks they agree.
 #include "experiments/grid/mpi.hpp"
 
+#include <mpi.h>
+
 #include <array>
 #include <boost/mpi.hpp>
 #include <boost/serialization/string.hpp>
@@ -210,6 +212,78 @@ int run_grid_mpi(const Grid& g, const RunSettings& settings) {
   const int sig = run_pool(g, s, source);
   world.send(0, kBye, sig);
   return sig ? 128 + sig : 0;
+}
+
+namespace {
+
+// MPI's collectives have no timeout: each one here is started non-blocking and polled against a
+// deadline (spinning for the first milliseconds, then sleeping between polls).
+class MpiCollective : public Collective {
+ public:
+  explicit MpiCollective(double timeout) : timeout_(timeout) {
+    int ok = 0;
+    MPI_Initialized(&ok);
+    if (!ok) env_ = std::make_unique<mpi::environment>(mpi::threading::single, /*abort_on_exception=*/false);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  float max(float local) override {
+    float out = 0;
+    MPI_Request req;
+    MPI_Iallreduce(&local, &out, 1, MPI_FLOAT, MPI_MAX, MPI_COMM_WORLD, &req);
+    wait(req, "the amax all-reduce");
+    return out;
+  }
+  void allgather(const float* local, int64_t n, float* all) override {
+    if (n > INT32_MAX) abort(4, "allgather of " + std::to_string(n) + " floats per rank exceeds MPI's int count");
+    MPI_Request req;
+    MPI_Iallgather(local, int(n), MPI_FLOAT, all, int(n), MPI_FLOAT, MPI_COMM_WORLD, &req);
+    wait(req, "the gradient all-gather");
+  }
+  int64_t broadcast(int64_t value) override {
+    MPI_Request req;
+    MPI_Ibcast(&value, 1, MPI_INT64_T, 0, MPI_COMM_WORLD, &req);
+    wait(req, "a broadcast from rank 0");
+    return value;
+  }
+  bool any(bool local) override {
+    int in = local, out = 0;
+    MPI_Request req;
+    MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD, &req);
+    wait(req, "the stop vote");
+    return out != 0;
+  }
+  [[noreturn]] void abort(int code, const std::string& why) override {
+    std::cerr << "fp4lab (rank " << rank_ << " of " << size_ << "): " << why << std::endl;
+    MPI_Abort(MPI_COMM_WORLD, code);
+    std::_Exit(code);
+  }
+
+ private:
+  void wait(MPI_Request& req, const char* what) {
+    const double start = now_seconds();
+    for (int done = 0;;) {
+      MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+      if (done) return;
+      const double waited = now_seconds() - start;
+      if (waited > timeout_)
+        abort(4, std::string("no answer from the other ranks in ") + what + " for " + std::to_string(int(timeout_)) +
+                     " s: a rank died or hangs; stopping the run (rerun the command to resume from its checkpoint)");
+      if (waited > 0.01) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+
+  double timeout_;
+  std::unique_ptr<mpi::environment> env_;
+  int rank_ = 0, size_ = 1;
+};
+
+}  // namespace
+
+std::unique_ptr<Collective> mpi_collective(double timeout_seconds) {
+  return std::make_unique<MpiCollective>(timeout_seconds);
 }
 
 }  // namespace fp4lab::grid

@@ -1,7 +1,10 @@
 // Scale-out over MPI ranks (`mpirun -np K fp4lab run GRID`): rank 0 hands out cells on request,
 // the other ranks run them with the local pool (runner.hpp). mpi.cpp is the only file that
-// includes Boost.MPI. Not data-parallel training inside a cell.
+// includes Boost.MPI. Also the Collective of a data-parallel training run (core/model/parallel.hpp).
 #pragma once
+#include <memory>
+
+#include "core/model/parallel.hpp"
 #include "experiments/grid/runner.hpp"
 
 namespace fp4lab::grid {
@@ -11,5 +14,10 @@ bool under_mpirun();
 
 // Runs every cell across the ranks; returns this rank's exit status (see run_grid).
 int run_grid_mpi(const Grid& g, const RunSettings& settings);
+
+// The ranks of one data-parallel training run (`mpirun -np K fp4lab train`), over MPI_COMM_WORLD.
+// Every collective waits at most `timeout_seconds`: past it the rank says which collective
+// timed out (another rank died or hangs) and aborts the whole job (exit 4), so no rank hangs.
+std::unique_ptr<Collective> mpi_collective(double timeout_seconds);
 
 }  // namespace fp4lab::grid
