@@ -79,4 +79,15 @@ wait "$launcher" || status=$?
 [ "$status" -ne 0 ] || fail "the run survived the loss of a rank"
 timeout 120 "${MPIRUN[@]}" -np 2 "$FP4LAB" train "${LONG[@]}" --out cut.h5 > resume.log 2>&1 || fail "resume: $(tail -3 resume.log)"
 same_runs ref.h5 cut.h5
+echo "== a grid cell with train.ranks 2: fp4lab run starts it under mpirun; the Slurm script under srun"
+printf '%s\n' "name: dp" "base: $SRC/experiments/base/default.yaml" \
+  "overrides: {model.seq_len: 32, train.batch_size: 8, train.tokens: 4096, train.val_interval_tokens: 1024, train.val_tokens: 512, recipe: nvfp4}" \
+  "axes:" "  train.ranks: [1, 2]" > grid.yaml
+timeout 300 "$FP4LAB" run grid.yaml --jobs 1 --threads 1 --out grid > grid.log 2>&1 || fail "grid run: $(tail -5 grid.log)"
+runs=($("$FP4LAB" plan grid.yaml | awk '$1 ~ /^[0-9]+$/ {print $2}'))
+same_runs "grid/${runs[0]}.h5" "grid/${runs[1]}.h5"
+"$FP4LAB" slurm grid.yaml --out slurm --threads 2 > /dev/null
+grep -q '^#SBATCH --ntasks=2$' slurm/slurm.sbatch || fail "slurm script: $(cat slurm/slurm.sbatch)"
+grep -q '^ranks=(1 2)$' slurm/slurm.sbatch && grep -qF 'exec srun --ntasks="${ranks[$SLURM_ARRAY_TASK_ID]}"' slurm/slurm.sbatch ||
+  fail "slurm script does not srun the cells' ranks: $(cat slurm/slurm.sbatch)"
 echo "dp e2e: ok"

@@ -11,6 +11,7 @@
 
 #include "core/io/corpus.hpp"
 #include "core/io/fnv.hpp"
+#include "core/ops/matmul.hpp"
 
 namespace fp4lab {
 
@@ -276,6 +277,12 @@ FieldTable make_table() {
             "the batch is cut into this many shards of whole sequences; gradients are summed over them in order, so "
             "a run under mpirun is bit-identical for any rank count dividing it",
             [](Config& c) -> int& { return c.train.batch_shards; });
+  t.omit_default = true;
+  t.add_int("train.ranks",
+            "MPI ranks a grid cell trains on, data parallel (fp4lab run starts it under mpirun, fp4lab slurm under srun); "
+            "must divide train.batch_shards",
+            [](Config& c) -> int& { return c.train.ranks; });
+  t.omit_default = false;
   t.add_float("train.diverge_factor", "loss above this multiple of the initial loss means diverged",
               [](Config& c) -> double& { return c.train.diverge_factor; });
   return t;
@@ -577,6 +584,11 @@ void validate_config(const Config& c, const KeyOrigins& origins) {
   if (c.train.diverge_factor <= 1) fail("train.diverge_factor", "must be > 1");
   if (c.train.batch_shards < 1 || c.train.batch_size % c.train.batch_shards != 0)
     fail("train.batch_shards", "must divide train.batch_size (" + std::to_string(c.train.batch_size) + ")");
+  if (c.train.ranks < 1 || c.train.batch_shards % c.train.ranks != 0)
+    fail("train.ranks", "must divide train.batch_shards (" + std::to_string(c.train.batch_shards) + ")");
+  if (c.train.ranks > 1 && (c.train.batch_size / c.train.batch_shards) * int64_t(m.seq_len) % matmul_row_tile != 0)
+    fail("train.ranks", "across ranks a batch shard must hold a multiple of " + std::to_string(matmul_row_tile) +
+                            " tokens (it holds " + std::to_string((c.train.batch_size / c.train.batch_shards) * int64_t(m.seq_len)) + ")");
   validate_switch(c, fail);
   // A recipe that asks for quantization must quantize at least one layer: never a silent fallback.
   if (c.recipe.quantized.any_quantized() && !c.recipe.quantize_lm_head &&

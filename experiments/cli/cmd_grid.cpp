@@ -151,21 +151,32 @@ void write_slurm_script(const Grid& g, const std::string& out_dir, int threads, 
   const std::string dir = fs::absolute(out_dir).lexically_normal().string();
   const std::string exe = fs::read_symlink("/proc/self/exe").string();
   const std::string script = (fs::path(dir) / "slurm.sbatch").string();
+  int max_ranks = 1;  // cells with train.ranks > 1 run under srun, data parallel
+  std::string ranks;
+  for (const auto& c : g.cells) {
+    max_ranks = std::max(max_ranks, c.config.train.ranks);
+    ranks += (ranks.empty() ? "" : " ") + std::to_string(c.config.train.ranks);
+  }
   std::ostringstream s;
   s << "#!/bin/bash\n"
     << "# Slurm job array for grid '" << g.name << "': task i runs cell i of " << dir << "/grid.yaml.\n"
     << "# Written by `fp4lab slurm`; submit with: sbatch " << shell_quote(script) << "\n"
     << "#SBATCH --job-name=fp4lab-" << g.name << "\n"
     << "#SBATCH --array=0-" << g.cells.size() - 1 << "\n"
-    << "#SBATCH --ntasks=1\n"
+    << "#SBATCH --ntasks=" << max_ranks << "\n"
     << "#SBATCH --cpus-per-task=" << threads << "\n"
     << "#SBATCH --time=" << time << "\n";
   if (!partition.empty()) s << "#SBATCH --partition=" << partition << "\n";
   s << "#SBATCH --output=" << dir << "/slurm-%A_%a.out\n"
     << "set -euo pipefail\n"
-    << "export OMP_NUM_THREADS=" << threads << "\n"
-    << "exec " << shell_quote(exe) << " run " << shell_quote(dir + "/grid.yaml") << " --cell \"$SLURM_ARRAY_TASK_ID\" --out "
-    << shell_quote(dir) << " --threads " << threads << "\n";
+    << "export OMP_NUM_THREADS=" << threads << "\n";
+  if (max_ranks > 1)  // one srun step of the cell's train.ranks tasks (possibly across nodes)
+    s << "ranks=(" << ranks << ")\n"
+      << "exec srun --ntasks=\"${ranks[$SLURM_ARRAY_TASK_ID]}\" --cpus-per-task=" << threads << " " << shell_quote(exe);
+  else
+    s << "exec " << shell_quote(exe);
+  s << " run " << shell_quote(dir + "/grid.yaml") << " --cell \"$SLURM_ARRAY_TASK_ID\" --out " << shell_quote(dir)
+    << " --threads " << threads << "\n";
   grid::check_output_dir(g, out_dir);
   grid::write_output_dir(g, out_dir);
   std::ofstream(script) << s.str();
@@ -221,8 +232,12 @@ void add_grid_commands(CLI::App& app) {
     s.threads = o->threads;
     s.only_cell = o->cell;
     s.retry_failed = o->retry_failed;
-    if (const int code = grid::under_mpirun() ? grid::run_grid_mpi(g, s) : grid::run_grid(g, s); code != kExitOk)
-      throw Exit{code, ""};
+    // Under mpirun (or srun), --cell trains that one cell on all the ranks, data parallel; without
+    // --cell the ranks share the grid's cells.
+    const int code = !grid::under_mpirun() ? grid::run_grid(g, s)
+                     : s.only_cell >= 0    ? grid::run_cell_data_parallel(g, s)
+                                           : grid::run_grid_mpi(g, s);
+    if (code != kExitOk) throw Exit{code, ""};
   });
 
   CLI::App* status = app.add_subcommand("status", "One line per cell of a grid output folder: state, step, tokens, loss");

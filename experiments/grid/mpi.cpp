@@ -5,7 +5,10 @@
 
 #include <mpi.h>
 
+#include "core/train/trainer.hpp"
+
 #include <array>
+#include <atomic>
 #include <boost/mpi.hpp>
 #include <boost/serialization/string.hpp>
 #include <chrono>
@@ -163,7 +166,9 @@ int env_int(const char* name) {
 
 }  // namespace
 
-bool under_mpirun() { return env_int("OMPI_COMM_WORLD_SIZE") > 1 || env_int("PMI_SIZE") > 1; }
+bool under_mpirun() {
+  return env_int("OMPI_COMM_WORLD_SIZE") > 1 || env_int("PMI_SIZE") > 1 || env_int("SLURM_STEP_NUM_TASKS") > 1;
+}
 
 int run_grid_mpi(const Grid& g, const RunSettings& settings) {
   if (settings.only_cell >= 0)
@@ -284,6 +289,42 @@ class MpiCollective : public Collective {
 
 std::unique_ptr<Collective> mpi_collective(double timeout_seconds) {
   return std::make_unique<MpiCollective>(timeout_seconds);
+}
+
+namespace {
+std::atomic<bool> g_cell_stop{false};
+volatile std::sig_atomic_t g_cell_signal = 0;
+extern "C" void on_cell_signal(int sig) {
+  g_cell_signal = sig;
+  g_cell_stop.store(true);
+}
+}  // namespace
+
+int run_cell_data_parallel(const Grid& g, const RunSettings& s) {
+  const std::unique_ptr<Collective> comm = mpi_collective(600);
+  const Cell& cell = g.cells[size_t(s.only_cell)];
+  if (comm->rank() == 0) {
+    check_output_dir(g, s.out_dir);
+    write_output_dir(g, s.out_dir);
+  }
+  struct sigaction sa {};
+  sa.sa_handler = on_cell_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  TrainOptions opt;
+  opt.out_path = run_file_path(s.out_dir, cell.id);
+  opt.cell_id = cell.id;
+  opt.threads = s.threads > 0 ? s.threads : default_threads(comm->size());
+  opt.stop = &g_cell_stop;
+  opt.collective = comm.get();
+  const TrainResult r = train(cell.config, opt);
+  if (comm->rank() == 0)
+    std::cout << "cell " << cell.index << " (" << cell.id << ") on " << comm->size() << " ranks: " << to_string(r.status)
+              << " at step " << r.step << (r.message.empty() ? "" : ": " + r.message) << std::endl;
+  if (r.status == RunStatus::done) return 0;
+  if (r.status == RunStatus::running) return 128 + (g_cell_signal ? int(g_cell_signal) : SIGINT);
+  return 1;
 }
 
 }  // namespace fp4lab::grid

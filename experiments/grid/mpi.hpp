@@ -9,11 +9,18 @@
 
 namespace fp4lab::grid {
 
-// True when launched by mpirun with more than one rank (OMPI_COMM_WORLD_SIZE or PMI_SIZE > 1).
+// True when launched by mpirun or srun with more than one rank (OMPI_COMM_WORLD_SIZE, PMI_SIZE or
+// SLURM_STEP_NUM_TASKS > 1).
 bool under_mpirun();
 
 // Runs every cell across the ranks; returns this rank's exit status (see run_grid).
 int run_grid_mpi(const Grid& g, const RunSettings& settings);
+
+// `mpirun -np K fp4lab run GRID --cell I` (or srun in a Slurm allocation): the K ranks train cell I
+// together, data parallel, into the grid's output folder (no lock: the caller, the local runner or a
+// Slurm array task, owns the cell). Returns the exit status: 0 done, 1 failed/diverged, 128 + signal
+// when stopped.
+int run_cell_data_parallel(const Grid& g, const RunSettings& settings);
 
 // The ranks of one data-parallel training run (`mpirun -np K fp4lab train`), over MPI_COMM_WORLD.
 // Every collective waits at most `timeout_seconds`: past it the rank says which collective

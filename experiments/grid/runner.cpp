@@ -153,6 +153,44 @@ void send_line(int fd, const std::string& line) {
   [[maybe_unused]] const ssize_t n = write(fd, s.data(), s.size());  // a dead parent is fine
 }
 
+// A cell with train.ranks K > 1: `mpirun -np K fp4lab run DIR/grid.yaml --cell I` trains it data
+// parallel (this child holds the cell's lock meanwhile and passes SIGINT/SIGTERM on); the result is
+// read back from the run file.
+TrainResult train_under_mpirun(const Cell& cell, const RunSettings& s, const TrainOptions& opt) {
+  const std::string exe = fs::read_symlink("/proc/self/exe").string();
+  const std::vector<std::string> args = {"mpirun", "--oversubscribe", "-np", std::to_string(cell.config.train.ranks),
+                                         exe, "run", grid_file_path(s.out_dir), "--cell", std::to_string(cell.index),
+                                         "--out", s.out_dir, "--threads", std::to_string(opt.threads)};
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    std::vector<char*> argv;
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execvp("mpirun", argv.data());
+    std::perror("fp4lab: cannot start mpirun for a multi-rank cell");
+    _exit(127);
+  }
+  bool forwarded = false;
+  int status = 0;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (opt.stop && opt.stop->load() && !forwarded) kill(pid, SIGTERM), forwarded = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) throw std::runtime_error("mpirun not found (train.ranks > 1)");
+  TrainResult r;
+  const RunData d = read_run(opt.out_path, false);
+  r.status = d.status;
+  r.step = d.steps.empty() ? 0 : d.steps.back().step;
+  r.tokens = d.steps.empty() ? 0 : d.steps.back().tokens;
+  r.last_loss = d.steps.empty() ? 0 : d.steps.back().train_loss;
+  r.message = d.status_message;
+  if (d.status == RunStatus::running && !forwarded)
+    r.message = "mpirun ended with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)) +
+                " before the run finished (a rank died?); rerun to resume";
+  return r;
+}
+
 [[noreturn]] void run_child(const Grid& g, const Cell& cell, const RunSettings& s, int out_fd, pid_t parent) {
   struct sigaction sa {};
   sa.sa_handler = on_child_signal;
@@ -181,7 +219,7 @@ void send_line(int fd, const std::string& line) {
   };
   int code = kChildFailed;
   try {
-    const TrainResult r = train(cell.config, opt);
+    const TrainResult r = cell.config.train.ranks > 1 ? train_under_mpirun(cell, s, opt) : train(cell.config, opt);
     std::ostringstream line;
     line.precision(17);
     line << "r " << to_string(r.status) << " " << r.step << " " << r.tokens << " " << r.last_loss << " "
