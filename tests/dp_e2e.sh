@@ -3,7 +3,7 @@
 # run files (every step's loss, gradient norm and learning rate, every validation loss; timings and
 # rank 0's telemetry aside) for nvfp4 (SR streams by global position, global amaxes) and
 # fp8_delayed (amax histories); rank 0 alone writes; SIGKILL of one rank makes the others stop
-# (collective timeout, exit 4) instead of hanging, and the rerun resumes bit for bit.
+# (collective timeout, exit 1) instead of hanging, and the rerun resumes bit for bit.
 # Usage: dp_e2e.sh FP4LAB_BINARY SOURCE_DIR
 set -euo pipefail
 FP4LAB=$1
@@ -58,7 +58,7 @@ timeout 60 "${MPIRUN[@]}" -np 3 "$FP4LAB" train "${TINY[@]}" --out three.h5 > th
 grep -q "train.batch_shards" three.log || fail "no message naming train.batch_shards: $(cat three.log)"
 [ ! -e three.h5 ] || fail "three.h5 was written"
 
-echo "== SIGKILL of rank 1: the others stop (exit 4 after the collective timeout); the rerun resumes"
+echo "== SIGKILL of rank 1: the others stop (exit 1 after the collective timeout); the rerun resumes"
 LONG=("${TINY[@]}" --set recipe=nvfp4 --set train.tokens=65536)
 "$FP4LAB" train "${LONG[@]}" --out ref.h5 > /dev/null
 "${MPIRUN[@]}" -np 2 "$FP4LAB" train "${LONG[@]}" --out cut.h5 --collective-timeout 5 > cut.log 2>&1 &

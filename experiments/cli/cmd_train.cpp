@@ -165,8 +165,8 @@ void add_train_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("train", "Train one run from a config file");
   cmd->footer("Exit status: 0 done (or already finished); 1 diverged or a runtime error; 2 a usage or\n"
               "config error (file:line and key named); 3 a non-finite value stopped the run (failed);\n"
-              "130/143 interrupted by SIGINT/SIGTERM after writing a checkpoint (rerun to resume); 4 under\n"
-              "mpirun: a rank waited longer than --collective-timeout for the others (rerun to resume).");
+              "130/143 interrupted by SIGINT/SIGTERM after writing a checkpoint (rerun to resume). Under mpirun a\n"
+              "rank that waits longer than --collective-timeout for the others stops the job with 1 (rerun to resume).");
   cmd->add_option("config", a->config, "config file (YAML); `base: FILE` inside it is applied first");
   cmd->add_option("--set", a->sets, "override a config key: key=value (repeatable)")->allow_extra_args(false);
   cmd->add_option("--out,-o", a->out, "run file (default results/runs/<id>.h5); its checkpoint is <run>.ckpt.h5");
@@ -176,7 +176,7 @@ void add_train_command(CLI::App& app) {
   cmd->add_flag("--print-config", a->print_config, "print the resolved config and its id, then exit");
   cmd->add_flag("--help-config", a->help_config, "list every config key with its type, default and meaning");
   cmd->add_option("--collective-timeout", a->collective_timeout,
-                  "under mpirun: seconds a rank waits for the others before it stops the run (exit 4)")
+                  "under mpirun: seconds a rank waits for the others before it stops the run (exit 1)")
       ->check(CLI::PositiveNumber);
   cmd->callback([a] { train_command(*a); });
 }

@@ -242,7 +242,7 @@ class MpiCollective : public Collective {
     return out;
   }
   void allgather(const float* local, int64_t n, float* all) override {
-    if (n > INT32_MAX) abort(4, "allgather of " + std::to_string(n) + " floats per rank exceeds MPI's int count");
+    if (n > INT32_MAX) abort(1, "allgather of " + std::to_string(n) + " floats per rank exceeds MPI's int count");
     MPI_Request req;
     MPI_Iallgather(local, int(n), MPI_FLOAT, all, int(n), MPI_FLOAT, MPI_COMM_WORLD, &req);
     wait(req, "the gradient all-gather");
@@ -274,7 +274,7 @@ class MpiCollective : public Collective {
       if (done) return;
       const double waited = now_seconds() - start;
       if (waited > timeout_)
-        abort(4, std::string("no answer from the other ranks in ") + what + " for " + std::to_string(int(timeout_)) +
+        abort(1, std::string("no answer from the other ranks in ") + what + " for " + std::to_string(int(timeout_)) +
                      " s: a rank died or hangs; stopping the run (rerun the command to resume from its checkpoint)");
       if (waited > 0.01) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }

@@ -24,7 +24,7 @@ int run_cell_data_parallel(const Grid& g, const RunSettings& settings);
 
 // The ranks of one data-parallel training run (`mpirun -np K fp4lab train`), over MPI_COMM_WORLD.
 // Every collective waits at most `timeout_seconds`: past it the rank says which collective
-// timed out (another rank died or hangs) and aborts the whole job (exit 4), so no rank hangs.
+// timed out (another rank died or hangs) and aborts the whole job (exit 1), so no rank hangs.
 std::unique_ptr<Collective> mpi_collective(double timeout_seconds);
 
 }  // namespace fp4lab::grid
