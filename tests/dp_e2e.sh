@@ -48,6 +48,9 @@ for recipe in nvfp4 fp8_delayed; do
     [ "$(grep -c '^done:' $recipe.$k.log)" -eq 1 ] || fail "more than one rank reported: $(cat $recipe.$k.log)"
   done
   same_runs $recipe.1.h5 $recipe.2.h5 $recipe.4.h5
+  timeout 60 "${MPIRUN[@]}" -np 2 "$FP4LAB" train "${TINY[@]}" --set recipe=$recipe --out $recipe.2.h5 > again.log 2>&1 ||
+    fail "rerunning a finished run on 2 ranks: $(cat again.log)"
+  [ "$(grep -c 'already finished' again.log)" -eq 1 ] || fail "a finished run was not skipped once: $(cat again.log)"
   [ -z "$(ls | grep -E '\.ckpt\.h5$' | grep -v final)" ] || fail "a resume checkpoint was left behind: $(ls)"
 done
 

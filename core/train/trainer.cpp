@@ -91,7 +91,10 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
   const bool lead = comm.rank() == 0;  // writes the run file and the checkpoints
   // Rank 0 decides whether the run is finished (and so skipped) and whether it resumes.
   const bool finished = opt.resume && !read_status_if_finished(run_path, result).empty();
-  if (comm.broadcast(finished)) return result;
+  if (comm.broadcast(finished)) {
+    if (!lead) result.skipped = true, result.status = RunStatus::done;  // rank 0 reports what it was
+    return result;
+  }
   if (cfg.train.batch_shards % comm.size() != 0)
     throw ConfigError(SourceLoc{"<mpirun>", 0, 0}, "train.batch_shards",
                       std::to_string(comm.size()) + " ranks do not divide " + std::to_string(cfg.train.batch_shards) + " batch shards");
