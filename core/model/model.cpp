@@ -18,6 +18,7 @@
 #include "core/ops/rmsnorm.hpp"
 #include "core/ops/rope.hpp"
 #include "core/ops/swiglu.hpp"
+#include "core/profile/op_timer.hpp"
 #include "core/quant/philox.hpp"
 
 namespace fp4lab {
@@ -113,10 +114,14 @@ class ArenaLayout {
   int64_t size_ = 0;
 };
 
-void zero(float* p, int64_t n) { std::memset(p, 0, sizeof(float) * size_t(n)); }
+void zero(float* p, int64_t n) {
+  const OpScope op_scope(OpGroup::norm_elementwise);
+  std::memset(p, 0, sizeof(float) * size_t(n));
+}
 
 // out [n] = a + b
 void add(float* out, const float* a, const float* b, int64_t n) {
+  const OpScope op_scope(OpGroup::norm_elementwise);
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
 }
@@ -455,7 +460,7 @@ struct Model::Impl {
 
   void backward() {
     const int Li = int(L);
-    std::fill(grads.begin(), grads.end(), 0.f);
+    zero(grads.data(), num_params());
     zero(a.dlogits, M * V);
     cross_entropy_backward(a.dlogits, a.probs, targets.data(), M, V);
     zero(a.dln, M * C);
