@@ -17,7 +17,7 @@ packages=(
   libboost-system-dev libboost-filesystem-dev
   libgnuplot-iostream-dev gnuplot-nox
   libcli11-dev librandom123-dev libgtest-dev libbenchmark-dev
-  openmpi-bin libopenmpi-dev libopenblas0-pthread
+  openmpi-bin libopenmpi-dev libopenblas0-pthread libopenblas-openmp-dev
   fortunes
 )
 [ $tests -eq 1 ] && packages+=(python3 python3-torch python3-h5py python3-numpy)

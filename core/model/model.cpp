@@ -19,6 +19,7 @@
 #include "core/ops/rmsnorm.hpp"
 #include "core/ops/rope.hpp"
 #include "core/ops/swiglu.hpp"
+#include "core/profile/op_timer.hpp"
 #include "core/quant/philox.hpp"
 
 namespace fp4lab {
@@ -114,10 +115,14 @@ class ArenaLayout {
   int64_t size_ = 0;
 };
 
-void zero(float* p, int64_t n) { std::memset(p, 0, sizeof(float) * size_t(n)); }
+void zero(float* p, int64_t n) {
+  const OpScope op_scope(OpGroup::norm_elementwise);
+  std::memset(p, 0, sizeof(float) * size_t(n));
+}
 
 // out [n] = a + b
 void add(float* out, const float* a, const float* b, int64_t n) {
+  const OpScope op_scope(OpGroup::norm_elementwise);
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
 }
@@ -526,7 +531,7 @@ struct Model::Impl {
     const int Li = int(L);
     if (M % local_shards != 0)
       throw std::invalid_argument("model: " + std::to_string(local_shards) + " batch shards do not divide the batch");
-    std::fill(grads.begin(), grads.end(), 0.f);
+    zero(grads.data(), num_params());
     if (shards > 1) shard_grads.assign(size_t(num_params() * local_shards), 0.f);
     zero(a.dlogits, M * V);
     cross_entropy_backward(a.dlogits, a.probs, targets.data(), M, V, M * (split() ? ranks() : 1));

@@ -10,6 +10,7 @@
 
 #include "core/ops/reduce.hpp"
 #include "core/ops/vexp.hpp"
+#include "core/profile/op_timer.hpp"
 
 namespace fp4lab {
 namespace {
@@ -26,6 +27,7 @@ using ConstHeadView = Eigen::Map<const Mat<T>, 0, Eigen::OuterStride<>>;
 template <class T>
 void attention_forward(T* y, T* att, const T* q, const T* k, const T* v, int64_t B, int64_t seq,
                        int64_t heads, int64_t hd) {
+  const OpScope op_scope(OpGroup::attention);
   const int64_t width = heads * hd;
   const T scale = T(1.0 / std::sqrt(double(hd)));
 #pragma omp parallel
@@ -62,6 +64,7 @@ void attention_forward(T* y, T* att, const T* q, const T* k, const T* v, int64_t
 template <class T>
 void attention_backward(T* dq, T* dk, T* dv, const T* dy, const T* q, const T* k, const T* v,
                         const T* att, int64_t B, int64_t seq, int64_t heads, int64_t hd) {
+  const OpScope op_scope(OpGroup::attention);
   const int64_t width = heads * hd;
   const T scale = T(1.0 / std::sqrt(double(hd)));
 #pragma omp parallel

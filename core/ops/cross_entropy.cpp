@@ -4,11 +4,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/profile/op_timer.hpp"
+
 namespace fp4lab {
 
 template <class T>
 double cross_entropy_forward(T* probs, T* losses, const T* logits, const int32_t* targets,
                              int64_t rows, int64_t vocab) {
+  const OpScope op_scope(OpGroup::embedding_loss);
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < rows; ++r) {
     const T* l = logits + r * vocab;  // [vocab]
@@ -32,6 +35,7 @@ double cross_entropy_forward(T* probs, T* losses, const T* logits, const int32_t
 template <class T>
 void cross_entropy_backward(T* dlogits, const T* probs, const int32_t* targets, int64_t rows,
                             int64_t vocab, int64_t mean_over) {
+  const OpScope op_scope(OpGroup::embedding_loss);
   const T inv_rows = T(1.0 / double(mean_over > 0 ? mean_over : rows));
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < rows; ++r) {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/profile/op_timer.hpp"
+
 namespace fp4lab {
 namespace {
 constexpr int64_t kColumnChunk = 64;
@@ -12,6 +14,7 @@ constexpr int64_t kColumnChunk = 64;
 
 template <class T>
 void embedding_forward(T* out, const int32_t* tokens, const T* table, int64_t n, int64_t dim) {
+  const OpScope op_scope(OpGroup::embedding_loss);
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < n; ++i) {
     std::memcpy(out + i * dim, table + int64_t(tokens[i]) * dim, sizeof(T) * dim);
@@ -20,6 +23,7 @@ void embedding_forward(T* out, const int32_t* tokens, const T* table, int64_t n,
 
 template <class T>
 void embedding_backward(T* dtable, const T* dout, const int32_t* tokens, int64_t n, int64_t dim) {
+  const OpScope op_scope(OpGroup::embedding_loss);
   const int64_t chunks = (dim + kColumnChunk - 1) / kColumnChunk;
 #pragma omp parallel for schedule(static)
   for (int64_t ch = 0; ch < chunks; ++ch) {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/ops/matmul.hpp"
+#include "core/profile/op_timer.hpp"
 #include "core/quant/block_scale.hpp"
 
 namespace fp4lab {
@@ -67,6 +68,7 @@ constexpr int64_t kParallelScan = int64_t(1) << 16;  // elements below which a s
 
 // Exponent field all ones: Inf or NaN. Integer tests only, so the loop vectorises without reassociating.
 bool all_finite(const float* x, int64_t n) {
+  const OpScope op_scope(OpGroup::norm_elementwise);
   unsigned bad = 0;
 #pragma omp parallel for schedule(static) reduction(| : bad) if (n >= kParallelScan)
   for (int64_t i = 0; i < n; ++i) bad |= (std::bit_cast<uint32_t>(x[i]) & 0x7F800000u) == 0x7F800000u;
@@ -202,6 +204,7 @@ bool accumulate_product(float* out, const float* a, Trans ta, const float* b, Tr
   tmp.resize(size_t(m * n));
   matmul(tmp.data(), a, ta, b, tb, m, n, k, false);
   quantize(tmp.data(), tmp.data(), m, n, bf16_spec());
+  const OpScope op_scope(OpGroup::norm_elementwise);  // the accumulation below
   const int64_t total = m * n;
   unsigned bad = 0;
 #pragma omp parallel for schedule(static) reduction(| : bad)

@@ -6,6 +6,8 @@
 #include <Eigen/Core>
 #include <algorithm>
 
+#include "core/profile/op_timer.hpp"
+
 namespace fp4lab {
 namespace {
 
@@ -22,20 +24,20 @@ using TileR = Eigen::Map<MatR, 0, Eigen::OuterStride<>>;
 constexpr int64_t kTileRows = matmul_row_tile;
 constexpr int64_t kMaxTileCols = 128;
 
-struct Grid {
-  int64_t row_parts = 1, col_parts = 1, rows = 0, cols = 0;  // tile size rows × cols (edges smaller)
-};
-
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-Grid tile_grid(int64_t m, int64_t n) {
-  Grid g;
+}  // namespace
+
+MatmulTiles matmul_tiles(int64_t m, int64_t n) {
+  MatmulTiles g;
   g.rows = kTileRows;
   g.row_parts = ceil_div(m, g.rows);
   g.cols = ceil_div(ceil_div(n, ceil_div(n, kMaxTileCols)), 8) * 8;  // whole register columns
   g.col_parts = ceil_div(n, g.cols);
   return g;
 }
+
+namespace {
 
 constexpr int64_t kTransposeTile = 64;  // multiple of 8: full tiles are 8×8 register transposes
 
@@ -72,8 +74,9 @@ void assign(TileR& c, const Lhs& lhs, const Rhs& rhs, bool accumulate) {
 
 void matmul(float* c, const float* a, Trans ta, const float* b, Trans tb, int64_t m, int64_t n,
             int64_t k, bool accumulate) {
+  const OpScope op_scope(OpGroup::gemm);
   if (m == 0 || n == 0) return;
-  const Grid g = tile_grid(m, n);
+  const MatmulTiles g = matmul_tiles(m, n);
   const CMapR a_nn(a, m, k), a_tt(a, k, m);  // A stored [m, k] or [k, m]
   const CMapR b_nn(b, k, n), b_tt(b, n, k);  // B stored [k, n] or [n, k]
 #pragma omp parallel for schedule(dynamic, 1)
@@ -91,6 +94,7 @@ void matmul(float* c, const float* a, Trans ta, const float* b, Trans tb, int64_
 }
 
 void transpose(float* out, const float* in, int64_t rows, int64_t cols) {
+  const OpScope op_scope(OpGroup::quantizer);
   const int64_t row_tiles = (rows + kTransposeTile - 1) / kTransposeTile;
 #pragma omp parallel for schedule(static)
   for (int64_t rt = 0; rt < row_tiles; ++rt) {

@@ -23,6 +23,13 @@ constexpr int64_t matmul_row_tile = 64;
 void matmul(float* c, const float* a, Trans ta, const float* b, Trans tb, int64_t m, int64_t n,
             int64_t k, bool accumulate);
 
+// The grid of tiles matmul cuts C [m, n] into: row_parts × col_parts tiles of rows × cols (edge
+// tiles smaller), a function of the shape only. For benchmarks that run another kernel per tile.
+struct MatmulTiles {
+  int64_t row_parts = 1, col_parts = 1, rows = 0, cols = 0;
+};
+MatmulTiles matmul_tiles(int64_t m, int64_t n);
+
 // out [cols, rows] = in [rows, cols]ᵀ.
 void transpose(float* out, const float* in, int64_t rows, int64_t cols);
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/profile/op_timer.hpp"
+
 namespace fp4lab {
 namespace {
 constexpr int64_t kColumnChunk = 64;  // dw columns per task: each column sums its rows in order
@@ -12,6 +14,7 @@ constexpr int64_t kColumnChunk = 64;  // dw columns per task: each column sums i
 template <class T>
 void rmsnorm_forward(T* out, T* rstd, const T* x, const T* w, int64_t rows, int64_t cols,
                      double eps) {
+  const OpScope op_scope(OpGroup::norm_elementwise);
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < rows; ++r) {
     const T* xr = x + r * cols;  // [cols]
@@ -27,6 +30,7 @@ void rmsnorm_forward(T* out, T* rstd, const T* x, const T* w, int64_t rows, int6
 template <class T>
 void rmsnorm_backward(T* dx, T* dw, const T* dout, const T* x, const T* w, const T* rstd,
                       int64_t rows, int64_t cols) {
+  const OpScope op_scope(OpGroup::norm_elementwise);
   // With n = x·s (s = rstd) and out = n·w:
   //   dx_c = s·w_c·dout_c − s³/cols · x_c · Σ_j w_j·dout_j·x_j,   dw_c = Σ_rows dout_c·n_c.
 #pragma omp parallel for schedule(static)

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "core/profile/op_timer.hpp"
+
 namespace fp4lab {
 
 template <class T>
@@ -20,6 +22,7 @@ void rope_tables(T* cos, T* sin, int64_t seq, int64_t head_dim, double theta) {
 template <class T>
 void rope_forward(T* out, const T* in, const T* cos, const T* sin, int64_t B, int64_t seq,
                   int64_t heads, int64_t head_dim) {
+  const OpScope op_scope(OpGroup::attention);
   const int64_t half = head_dim / 2, width = heads * head_dim;
 #pragma omp parallel for schedule(static)
   for (int64_t bt = 0; bt < B * seq; ++bt) {
@@ -40,6 +43,7 @@ void rope_forward(T* out, const T* in, const T* cos, const T* sin, int64_t B, in
 template <class T>
 void rope_backward(T* din, const T* dout, const T* cos, const T* sin, int64_t B, int64_t seq,
                    int64_t heads, int64_t head_dim) {
+  const OpScope op_scope(OpGroup::attention);
   const int64_t half = head_dim / 2, width = heads * head_dim;
 #pragma omp parallel for schedule(static)
   for (int64_t bt = 0; bt < B * seq; ++bt) {

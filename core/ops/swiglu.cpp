@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "core/ops/vexp.hpp"
+#include "core/profile/op_timer.hpp"
 
 namespace fp4lab {
 namespace {
@@ -28,6 +29,7 @@ void sigmoid(T* s, const T* g, int64_t n) {
 
 template <class T>
 void swiglu_forward(T* out, const T* gate, const T* up, int64_t n) {
+  const OpScope op_scope(OpGroup::norm_elementwise);
 #pragma omp parallel for schedule(static)
   for (int64_t c = 0; c < n; c += kChunk) {
     const int64_t len = std::min(kChunk, n - c);
@@ -39,6 +41,7 @@ void swiglu_forward(T* out, const T* gate, const T* up, int64_t n) {
 
 template <class T>
 void swiglu_backward(T* dgate, T* dup, const T* dout, const T* gate, const T* up, int64_t n) {
+  const OpScope op_scope(OpGroup::norm_elementwise);
   // d silu(g)/dg = σ(g)·(1 + g·(1 − σ(g)))
 #pragma omp parallel for schedule(static)
   for (int64_t c = 0; c < n; c += kChunk) {

@@ -17,6 +17,7 @@
 #include "core/quant/encode_kernels.hpp"
 #include "core/quant/philox.hpp"
 #include "core/quant/rht.hpp"
+#include "core/profile/op_timer.hpp"
 
 namespace fp4lab {
 namespace {
@@ -186,6 +187,7 @@ double QuantStats::scale_std() const {
 
 void quantize(const float* in, float* out, int64_t rows, int64_t cols, const QuantSpec& spec,
               const QuantRandom& rnd, const QuantOutputs& extra, float delayed_scale) {
+  const OpScope op_scope(OpGroup::quantizer);
   const std::string problem = validate(spec, rows, cols);
   if (!problem.empty()) throw std::invalid_argument(problem);
   const int64_t n = rows * cols;

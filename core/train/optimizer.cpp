@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/ops/reduce.hpp"
+#include "core/profile/op_timer.hpp"
 
 namespace fp4lab {
 
@@ -36,6 +37,7 @@ AdamW::AdamW(const OptimConfig& cfg, const std::vector<ParamInfo>& params, int64
     : cfg_(cfg), params_(params), m_(n, 0.f), v_(n, 0.f) {}
 
 double AdamW::step(float* p, float* g, double lr, std::vector<TensorNorms>* norms) {
+  const OpScope op_scope(OpGroup::optimizer);
   const int64_t tensors = int64_t(params_.size());
   std::vector<double> grad_sq(params_.size(), 0.0);
 #pragma omp parallel for schedule(dynamic, 1)
