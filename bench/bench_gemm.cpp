@@ -7,7 +7,10 @@
 //             bit-identical way to use a BLAS: what each element sums, and in which order, cannot
 //             depend on the thread count)
 // x_openblas / x_tiled = fp4lab time / that engine's time (> 1: OpenBLAS faster). Also checks that
-// the tiled and the plain sgemm give the same bits at 1 and at N threads. The only OpenBLAS user;
+// OpenBLAS computes the same product (relative difference < 1e-5) and whether the tiled and the
+// plain sgemm give the same bits at 1 and at N threads. OpenBLAS picks its kernels by CPU;
+// OPENBLAS_CORETYPE=SkylakeX forces its AVX-512 ones (0.3.21 runs CPUs it does not know, such as
+// the development VM's AMD Zen 5, on its AVX2 Haswell kernels). The only OpenBLAS user;
 // linked into fp4lab_bench only. Not a correctness test of matmul (tests/test_ops.cpp).
 #include <benchmark/benchmark.h>
 #include <cblas.h>
@@ -15,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
@@ -150,6 +154,21 @@ void time_once(std::vector<std::pair<Gemm, int64_t>>& gemms, std::vector<Operand
   run(s.openblas, [](const Gemm& g, Operands& o) { openblas(o.c.data(), o.a.data(), o.b.data(), g); });
 }
 
+// ‖fp4lab − openblas‖ / ‖fp4lab‖ over C (from zero): the engines must compute the same product.
+double relative_difference(const Gemm& g, const Operands& o) {
+  std::vector<float> both(2 * o.c.size(), 0.0f);
+  float* mine = both.data();
+  float* theirs = mine + o.c.size();
+  matmul(mine, o.a.data(), g.ta, o.b.data(), g.tb, g.m, g.n, g.k, g.accumulate);
+  openblas(theirs, o.a.data(), o.b.data(), g);
+  double diff = 0, norm = 0;
+  for (size_t i = 0; i < o.c.size(); ++i) {
+    diff += (double(mine[i]) - theirs[i]) * (double(mine[i]) - theirs[i]);
+    norm += double(mine[i]) * mine[i];
+  }
+  return std::sqrt(diff / norm);
+}
+
 // Whether `engine` writes the same bits at 1 thread and at `threads` threads (OMP_NUM_THREADS, which
 // OpenBLAS's OpenMP build follows).
 template <class Engine>
@@ -184,6 +203,11 @@ void BM_GemmVsOpenBlas(benchmark::State& state) {
   const Gemm& g = gemms[0].first;
   std::vector<Operands> ops{Operands(g)};
   Operands& o = ops[0];
+  const double rel_diff = relative_difference(g, o);
+  if (!(rel_diff < 1e-5)) {  // fp32 rounding differences are ~1e-7 of the norm
+    state.SkipWithError(("OpenBLAS and matmul disagree: relative difference " + std::to_string(rel_diff)).c_str());
+    return;
+  }
   const bool tiled_same = same_bits(o, threads, [&](float* c) { tiled(c, o.a.data(), o.b.data(), g); });
   const bool openblas_same = same_bits(o, threads, [&](float* c) { openblas(c, o.a.data(), o.b.data(), g); });
   Seconds s;
@@ -199,6 +223,7 @@ void BM_GemmVsOpenBlas(benchmark::State& state) {
   state.counters["tiles"] = double(t.row_parts * t.col_parts);
   state.counters["tiled_same_bits"] = tiled_same;
   state.counters["openblas_same_bits"] = openblas_same;
+  state.counters["rel_diff"] = rel_diff;
 }
 BENCHMARK(BM_GemmVsOpenBlas)
     ->ArgsProduct({{0, 1}, {0, 1, 2, 3}, {kFprop, kDgrad, kWgrad}})

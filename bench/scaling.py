@@ -5,15 +5,18 @@
    1, 2, 4, ... nproc threads and prints tokens/s and the parallel efficiency
        E(t) = tokens/s(t) / (t * tokens/s(1))      (targets at 16 threads: medium >= 0.70, small >= 0.50)
    The runs go in --rounds interleaved rounds (each round runs every cell once, in a rotated order),
-   because shared machines drift by tens of percent within a minute; a cell's figure is the median
-   step time over all its measured steps (the first WARMUP steps of each run are dropped). E is also
-   printed per round, so its spread is visible.
+   because shared machines drift by tens of percent within a minute: tokens/s is the median step
+   time over all a cell's measured steps (the first WARMUP steps of each run are dropped), E the
+   median of the per-round E (each from one round's median step times), which are printed too.
 2. Runs fp4lab_bench's GEMM comparison at each thread count: fp4lab's matmul against OpenBLAS sgemm
    (its own threading, and one single-threaded sgemm per tile of matmul's grid) at the GEMM shapes
    of the same training steps; x = fp4lab time / OpenBLAS time, so x > 1 means OpenBLAS is faster.
+   On an AVX-512 machine OpenBLAS is given its AVX-512 kernels (OPENBLAS_CORETYPE=SkylakeX, see
+   --openblas-coretype): Debian's OpenBLAS 0.3.21 runs CPUs it does not know (this VM's AMD Zen 5)
+   on its AVX2 (Haswell) kernels.
 3. Runs fp4lab_bench's per-op-group step breakdown at each thread count: ms per step in GEMMs,
    quantizer, attention, norms/elementwise, embedding+loss, AdamW, and each group's efficiency.
-Each measurement is a few dozen steps; the defaults take about 6 minutes on 2 cores.
+Each measurement is a few dozen steps; the defaults take about 7 minutes on 2 cores.
 """
 import argparse
 import json
@@ -22,6 +25,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import h5py
@@ -57,13 +61,16 @@ def step_seconds(binary, model, recipe, threads, steps, batch):
             return list(f["steps/step_seconds"][WARMUP:])
 
 
-def bench_json(binary, bench_filter, threads, min_time):
+def bench_json(binary, bench_filter, threads, min_time, coretype=""):
     """fp4lab_bench's results for one filter at one thread count (JSON file reporter)."""
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    if coretype:
+        env["OPENBLAS_CORETYPE"] = coretype
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "bench.json"
         p = subprocess.run([binary, f"--benchmark_filter={bench_filter}", f"--benchmark_min_time={min_time}",
                             f"--benchmark_out={out}", "--benchmark_out_format=json"], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, text=True, env=dict(os.environ, OMP_NUM_THREADS=str(threads)))
+                           stderr=subprocess.PIPE, text=True, env=env)
         if p.returncode != 0:
             raise SystemExit(f"{binary} failed:\n{p.stderr}")
         res = json.loads(out.read_text())
@@ -96,19 +103,18 @@ def scaling(a, threads):
     efficiency = {}
     for m, r, t in cells:
         tokens = a.batch * seq_len(m)
-        step, step1 = statistics.median(secs[(m, r, t)]), statistics.median(secs[(m, r, threads[0])])
-        e = step1 * threads[0] / (t * step)
-        efficiency[(m, r, t)] = e
-        per_round = " ".join(f"{b * threads[0] / (t * x):.2f}"
-                             for x, b in zip(round_median[(m, r, t)], round_median[(m, r, threads[0])]))
-        print(f"  {m:7s} {r:6s} {t:7d} {tokens / step:9.0f} {1e3 * step:8.1f} {e:10.2f}  {per_round}")
+        step = statistics.median(secs[(m, r, t)])
+        per_round = [b * threads[0] / (t * x) for x, b in zip(round_median[(m, r, t)], round_median[(m, r, threads[0])])]
+        e = efficiency[(m, r, t)] = statistics.median(per_round)
+        print(f"  {m:7s} {r:6s} {t:7d} {tokens / step:9.0f} {1e3 * step:8.1f} {e:10.2f}  "
+              + " ".join(f"{x:.2f}" for x in per_round))
     return efficiency
 
 
 def gemm_comparison(a, threads):
     print("\nfp32 GEMM at the training step's shapes (fp4lab_bench GemmVsOpenBlas; x = fp4lab time / OpenBLAS time)")
     for t in threads:
-        res = bench_json(a.bench, "GemmVsOpenBlas|StepGemmsVsOpenBlas", t, a.min_time)
+        res = bench_json(a.bench, "GemmVsOpenBlas|StepGemmsVsOpenBlas", t, a.min_time, a.openblas_coretype)
         core = res["context"].get("openblas", "?")
         print(f"  {t} thread{'s' if t > 1 else ''} (OpenBLAS: {core})")
         print(f"    {'model':7s} {'gemm':16s} {'m x n x k':16s} {'tiles':>5s} {'fp4lab':>7s} {'openblas':>8s} "
@@ -158,12 +164,17 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--batch", type=int, default=4, help="sequences per step (4: the benchmarks' steps)")
     ap.add_argument("--min-time", type=float, default=0.3, help="fp4lab_bench --benchmark_min_time per GEMM case")
-    ap.add_argument("--ops-min-time", type=float, default=2.0, help="the same per step-breakdown case")
+    ap.add_argument("--ops-min-time", type=float, default=4.0, help="the same per step-breakdown case")
+    avx512 = any("avx512f" in line for line in open("/proc/cpuinfo") if line.startswith("flags"))
+    ap.add_argument("--openblas-coretype", default="SkylakeX" if avx512 else "",
+                    help="OPENBLAS_CORETYPE for the GEMM comparison ('' lets OpenBLAS choose; default: "
+                         "SkylakeX on AVX-512 machines)")
     ap.add_argument("--skip", default="", help="comma-separated parts to skip: train, gemm, ops")
     a = ap.parse_args()
     a.models, a.recipes = a.models.split(","), a.recipes.split(",")
     threads = [int(t) for t in a.threads.split(",")]
     skip = set(filter(None, a.skip.split(",")))
+    start = time.monotonic()
     print(f"{nproc} cores; threads {threads}")
     if "train" not in skip:
         eff = scaling(a, threads)
@@ -177,6 +188,7 @@ def main():
         gemm_comparison(a, threads)
     if "ops" not in skip:
         op_breakdown(a, threads)
+    print(f"\n({time.monotonic() - start:.0f} s)")
 
 
 if __name__ == "__main__":
