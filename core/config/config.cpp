@@ -274,8 +274,8 @@ FieldTable make_table() {
   t.add_int("train.checkpoint_interval", "steps between checkpoints (0 = only at the end)",
             [](Config& c) -> int& { return c.train.checkpoint_interval; });
   t.add_int("train.batch_shards",
-            "the batch is cut into this many shards of whole sequences; gradients are summed over them in order, so "
-            "a run under mpirun is bit-identical for any rank count dividing it",
+            "the batch is cut into this many shards of whole sequences (a power of two); gradients are summed over them "
+            "in a fixed tree, so a run under mpirun is bit-identical for any rank count dividing it",
             [](Config& c) -> int& { return c.train.batch_shards; });
   t.omit_default = true;
   t.add_int("train.ranks",
@@ -582,8 +582,9 @@ void validate_config(const Config& c, const KeyOrigins& origins) {
   if (c.train.tokens < static_cast<int64_t>(c.train.batch_size) * m.seq_len)
     fail("train.tokens", "budget is smaller than one batch (batch_size * seq_len tokens)");
   if (c.train.diverge_factor <= 1) fail("train.diverge_factor", "must be > 1");
-  if (c.train.batch_shards < 1 || c.train.batch_size % c.train.batch_shards != 0)
-    fail("train.batch_shards", "must divide train.batch_size (" + std::to_string(c.train.batch_size) + ")");
+  if (c.train.batch_shards < 1 || (c.train.batch_shards & (c.train.batch_shards - 1)) != 0 ||
+      c.train.batch_size % c.train.batch_shards != 0)
+    fail("train.batch_shards", "must be a power of two dividing train.batch_size (" + std::to_string(c.train.batch_size) + ")");
   if (c.train.ranks < 1 || c.train.batch_shards % c.train.ranks != 0)
     fail("train.ranks", "must divide train.batch_shards (" + std::to_string(c.train.batch_shards) + ")");
   if (c.train.ranks > 1 && (c.train.batch_size / c.train.batch_shards) * int64_t(m.seq_len) % matmul_row_tile != 0)

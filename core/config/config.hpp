@@ -47,7 +47,8 @@ struct TrainConfig {
   int telemetry_interval = 50;   // steps between telemetry (quant/, gnr/ in the run file; 0 = off)
   int checkpoint_interval = 50;  // steps between checkpoints (0 = only at the end)
   int batch_shards = 4;          // data parallelism: gradients are summed over this many shards of
-                                 // the batch in a fixed order, so 1, 2, 4 ranks give identical runs
+                                 // the batch (a power of two) in a fixed tree, so 1, 2, 4 ranks give
+                                 // identical runs
   int ranks = 1;                 // MPI ranks a grid cell trains on (fp4lab run / slurm launch it so)
   double diverge_factor = 2.0;   // loss above factor * initial loss (or non-finite) = diverged
 };

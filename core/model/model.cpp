@@ -182,7 +182,7 @@ struct Model::Impl {
 
   // Data parallelism (set_data_parallel): the global batch is cut into `shards` shards of
   // consecutive sequences, `local_shards` of them on this rank; each parameter gradient is computed
-  // per shard (shard_grads: local_shards arenas of the parameter layout) and summed in shard order.
+  // per shard (shard_grads: local_shards arenas of the parameter layout) and summed in a fixed tree (reduce_gradients).
   int shards = 1, local_shards = 1;
   Collective* comm = nullptr;  // null: one rank
   std::vector<float> shard_grads, all_shard_grads, local_losses, all_losses;
@@ -461,23 +461,32 @@ struct Model::Impl {
                        ms, C);
   }
 
-  // Every local shard's gradients summed with the other ranks' in shard order into `grads`, the
-  // same on every rank whatever the number of ranks: ((g_0 + g_1) + g_2) + ...
+  // The gradient over the global batch: the shards' gradients summed in a fixed binary tree,
+  // ((g_0 + g_1) + (g_2 + g_3)) + ..., the same on every rank whatever the number of ranks (a power
+  // of two dividing the power-of-two shard count): each rank sums its own subtree, an all-gather of
+  // one gradient per rank follows, and every rank sums the ranks' subtrees in the same tree.
+  static void tree_sum(float* arenas, int count, int64_t P) {
+    for (int width = 1; width < count; width *= 2)
+      for (int i = 0; i + width < count; i += 2 * width) {
+        float* a = arenas + int64_t(i) * P;
+        const float* b = arenas + int64_t(i + width) * P;
+#pragma omp parallel for schedule(static)
+        for (int64_t j = 0; j < P; ++j) a[j] += b[j];
+      }
+  }
+
   void reduce_gradients() {
     if (shards == 1) return;
     const int64_t P = num_params();
-    const float* all = shard_grads.data();
+    tree_sum(shard_grads.data(), local_shards, P);
+    const float* sum = shard_grads.data();
     if (ranks() > 1) {
-      all_shard_grads.resize(size_t(P * shards));
-      comm->allgather(shard_grads.data(), P * local_shards, all_shard_grads.data());
-      all = all_shard_grads.data();
+      all_shard_grads.resize(size_t(P * ranks()));
+      comm->allgather(shard_grads.data(), P, all_shard_grads.data());
+      tree_sum(all_shard_grads.data(), ranks(), P);
+      sum = all_shard_grads.data();
     }
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < P; ++i) {
-      float sum = all[i];
-      for (int s = 1; s < shards; ++s) sum += all[s * P + i];
-      grads[size_t(i)] = sum;
-    }
+    std::copy(sum, sum + P, grads.data());
   }
 
   // The mean loss over the global batch, summed in global row order as cross_entropy_forward does.
@@ -630,9 +639,9 @@ double Model::forward_backward(const int32_t* tokens, int B, int T, uint64_t see
 void Model::set_data_parallel(int shards, Collective* comm) {
   Impl& m = *impl_;
   const int ranks = comm ? comm->size() : 1;
-  if (shards < 1 || shards % ranks != 0)
+  if (shards < 1 || shards % ranks != 0 || (shards & (shards - 1)) != 0)
     throw std::invalid_argument("model: " + std::to_string(ranks) + " ranks do not divide " + std::to_string(shards) +
-                                " batch shards");
+                                " batch shards (a power of two)");
   m.shards = shards;
   m.local_shards = shards / ranks;
   m.comm = ranks > 1 ? comm : nullptr;

@@ -100,7 +100,7 @@ class Model {
   // Data parallelism (train.batch_shards; default 1 shard, one rank): the global batch of a step is
   // `shards` shards of consecutive sequences, shards / comm->size() of them on this rank, which
   // then passes only its own sequences to forward_backward. Each parameter gradient is computed per
-  // shard and summed over shards in shard order, and every token operand takes the global tensor
+  // shard and summed over the shards in a fixed binary tree (shards: a power of two), and every token operand takes the global tensor
   // amax and global SR positions, so the loss and gradients are bit-identical for any number of
   // ranks dividing `shards`. comm null or of size 1: one rank. Validation passes stay local.
   void set_data_parallel(int shards, Collective* comm);
