@@ -312,9 +312,16 @@ std::map<OperandUse, std::string> manifest_formats(const std::string& manifest) 
 std::vector<QuantSeries> quant_series(const std::vector<const RunData*>& runs, const std::vector<const Curves*>& curves) {
   // key = (role*2 + operand, format); per key: step -> sums over tensors and seeds. Tensors that ran
   // in different formats (a bf16 LM head, blocks kept in bf16) are separate series.
+  struct FiniteMean {  // of the finite values added (NaN: not applicable, or an older file)
+    double n = 0, sum = 0;
+    void add(double v) {
+      if (std::isfinite(v)) n += 1, sum += v;
+    }
+    double mean() const { return n > 0 ? sum / n : kNaN; }
+  };
   struct Acc {
     double n = 0, sqnr = 0, flushed = 0, saturated = 0;
-    double n_nv = 0, nv = 0, n_mx = 0, mx = 0;  // what-ifs (NaN: not applicable, or an older file)
+    FiniteMean nv, mx, shrinkage, sr_k1, sr_k64;
   };
   std::map<std::pair<int, std::string>, std::map<int64_t, Acc>> acc;
   std::map<int64_t, std::pair<double, int>> step_tokens;  // step -> (sum over runs, runs)
@@ -341,8 +348,11 @@ std::vector<QuantSeries> quant_series(const std::vector<const RunData*>& runs, c
       a.sqnr += q.sqnr_db;
       a.flushed += q.frac_flushed;
       a.saturated += q.frac_saturated;
-      if (std::isfinite(q.whatif_nvfp4_sqnr_db)) a.n_nv += 1, a.nv += q.whatif_nvfp4_sqnr_db;
-      if (std::isfinite(q.whatif_mxfp4_sqnr_db)) a.n_mx += 1, a.mx += q.whatif_mxfp4_sqnr_db;
+      a.nv.add(q.whatif_nvfp4_sqnr_db);
+      a.mx.add(q.whatif_mxfp4_sqnr_db);
+      a.shrinkage.add(q.bias_shrinkage);
+      a.sr_k1.add(q.sr_rms_k1);
+      a.sr_k64.add(q.sr_rms_k64);
     }
   }
   std::vector<QuantSeries> out;
@@ -359,8 +369,11 @@ std::vector<QuantSeries> quant_series(const std::vector<const RunData*>& runs, c
       s.sqnr_db.push_back(a.sqnr / a.n);
       s.frac_flushed.push_back(a.flushed / a.n);
       s.frac_saturated.push_back(a.saturated / a.n);
-      s.whatif_nvfp4_sqnr_db.push_back(a.n_nv > 0 ? a.nv / a.n_nv : kNaN);
-      s.whatif_mxfp4_sqnr_db.push_back(a.n_mx > 0 ? a.mx / a.n_mx : kNaN);
+      s.whatif_nvfp4_sqnr_db.push_back(a.nv.mean());
+      s.whatif_mxfp4_sqnr_db.push_back(a.mx.mean());
+      s.bias_shrinkage.push_back(a.shrinkage.mean());
+      s.sr_rms_k1.push_back(a.sr_k1.mean());
+      s.sr_rms_k64.push_back(a.sr_k64.mean());
     }
     out.push_back(std::move(s));
   }
@@ -1028,7 +1041,8 @@ AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides) 
       if (q.step.empty()) continue;
       rep.quant_summary.push_back(QuantSummary{g.index, q.label, q.step.back(), q.sqnr_db.back(), q.frac_flushed.back(),
                                                q.frac_saturated.back(), q.whatif_nvfp4_sqnr_db.back(),
-                                               q.whatif_mxfp4_sqnr_db.back()});
+                                               q.whatif_mxfp4_sqnr_db.back(), q.bias_shrinkage.back(),
+                                               q.sr_rms_k1.back(), q.sr_rms_k64.back()});
     }
     if (!gnrs.empty()) {
       GnrSummary s;

@@ -128,6 +128,7 @@ struct QuantSeries {  // one GEMM operand in one format, averaged over tensors (
   std::string label;   // "fprop x [fp4_e2m1/16 e4m3 1d rne]"
   std::vector<int64_t> step;
   std::vector<double> tokens, sqnr_db, frac_flushed, frac_saturated, whatif_nvfp4_sqnr_db, whatif_mxfp4_sqnr_db;
+  std::vector<double> bias_shrinkage, sr_rms_k1, sr_rms_k64;  // means of the finite values (SR operands only)
 };
 
 struct GroupResult {
@@ -189,6 +190,7 @@ struct QuantSummary {  // per group and GEMM operand, at the last telemetry step
   int64_t step = 0;
   double sqnr_db = kNaN, frac_flushed = kNaN, frac_saturated = kNaN;
   double whatif_nvfp4_sqnr_db = kNaN, whatif_mxfp4_sqnr_db = kNaN;
+  double bias_shrinkage = kNaN, sr_rms_k1 = kNaN, sr_rms_k64 = kNaN;  // NaN: not SR, or an older file
 };
 
 // Gradient-to-noise ratio of the weight gradients (run files' gnr/, Chmiel et al.) per group at each

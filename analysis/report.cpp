@@ -339,6 +339,9 @@ std::string to_json(const AnalysisReport& r) {
         .value("frac_saturated", q.frac_saturated)
         .value("whatif_nvfp4_sqnr_db", q.whatif_nvfp4_sqnr_db)
         .value("whatif_mxfp4_sqnr_db", q.whatif_mxfp4_sqnr_db)
+        .value("bias_shrinkage", q.bias_shrinkage)
+        .value("sr_rms_k1", q.sr_rms_k1)
+        .value("sr_rms_k64", q.sr_rms_k64)
         .end_object();
   }
   j.end_array();
@@ -553,13 +556,17 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
   if (!r.quant_summary.empty()) {
     md << "## Quantization statistics (last telemetry step; mean over tensors and seeds)\n\n";
     md << "What-if columns: the SQNR the same operands would have as plain nvfp4 (16, e4m3) and plain mxfp4 "
-          "(32, ue8m0), 1D, round to nearest.\n\n";
+          "(32, ue8m0), 1D, round to nearest. Shrinkage: Σ q·x / Σ x² − 1 against what the quantizer rounds "
+          "(after any RHT); negative when quantization shrinks magnitudes. SR rms (stochastic-rounding operands): "
+          "rms(mean of k extra draws − x) / rms(x) on the leading rows; unbiased SR falls as 1/√k (k=64 ≈ k=1 / 8) "
+          "down to a floor: the 8-bit SR resolution and deterministic errors such as clipped block maxima.\n\n";
     md << header_row({"config", "GEMM operand", "step", "SQNR (dB)", "flushed to zero", "saturated",
-                      "as nvfp4 (dB)", "as mxfp4 (dB)"});
+                      "as nvfp4 (dB)", "as mxfp4 (dB)", "shrinkage", "SR rms k=1", "SR rms k=64"});
     for (const auto& q : r.quant_summary)
       md << row({group_name(r, q.group), q.label, std::to_string(q.step), fixed(q.sqnr_db, 2),
                  fixed(q.frac_flushed * 100, 3) + "%", fixed(q.frac_saturated * 100, 4) + "%",
-                 fixed(q.whatif_nvfp4_sqnr_db, 2), fixed(q.whatif_mxfp4_sqnr_db, 2)});
+                 fixed(q.whatif_nvfp4_sqnr_db, 2), fixed(q.whatif_mxfp4_sqnr_db, 2),
+                 fixed(q.bias_shrinkage, 4, true), fixed(q.sr_rms_k1, 4), fixed(q.sr_rms_k64, 4)});
     md << "\n";
   }
 

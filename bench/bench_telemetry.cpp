@@ -1,7 +1,8 @@
 // Cost of the diagnostics: one training step (forward, backward, AdamW with its per-tensor norms) of
 // the `small` model in the nvfp4 recipe with and without full telemetry (quantizer statistics,
-// block-scale statistics, what-if SQNRs, GNR), the amortised cost at a 100-step telemetry interval,
-// and the non-finite sentinel's share of a quantizer pass. Not a throughput benchmark (bench_model).
+// block-scale statistics, what-if SQNRs, bias and SR concentration, GNR), the amortised cost at a
+// 100-step telemetry interval, and the non-finite sentinel's share of a quantizer pass. Not a
+// throughput benchmark (bench_model).
 #include <benchmark/benchmark.h>
 
 #include <chrono>

@@ -223,9 +223,14 @@ void write_run(const fs::path& dir, const RunSpec& spec) {
       std::vector<QuantStatRecord> q;
       for (int32_t t = 0; t < 2; ++t)
         for (uint8_t r = 0; r < 3; ++r)
-          for (uint8_t o = 0; o < 2; ++o)
-            q.push_back(QuantStatRecord{s, t, static_cast<GemmRole>(r), static_cast<Operand>(o), 4.0f, 0.01f, 0.0f,
-                                        static_cast<float>(18 + r + t + 0.01 * s), 0.1f, 2.0f, 0.3f});
+          for (uint8_t o = 0; o < 2; ++o) {
+            QuantStatRecord rec{s, t, static_cast<GemmRole>(r), static_cast<Operand>(o), 4.0f, 0.01f, 0.0f,
+                                static_cast<float>(18 + r + t + 0.01 * s), 0.1f, 2.0f, 0.3f};
+            rec.bias_shrinkage = -0.01f * float(t + 1);
+            rec.sr_rms_k1 = rec.sr_rms_k64 = kNaN;  // round to nearest, except tensor 1's a operands
+            if (t == 1 && o == 0) rec.sr_rms_k1 = 0.2f, rec.sr_rms_k64 = 0.03f;
+            q.push_back(rec);
+          }
       w.add_quant_stats(q);
       if (spec.gnr) w.add_gnr({GnrRecord{s, 0, 0.5f, 0.01f, 1.0f}, GnrRecord{s, 1, 2.0f, 0.01f, 5.0f}});
     }
@@ -402,6 +407,13 @@ TEST_F(AnalysisTest, GridGapsMatchHandComputedValues) {
     ASSERT_EQ(q.step.size(), 5u) << q.label;
     EXPECT_EQ(q.tokens.back(), 200000) << q.label;
     EXPECT_NEAR(q.sqnr_db.back(), 18.5 + static_cast<int>(q.role) + 2.0, 1e-5) << q.label;
+    EXPECT_NEAR(q.bias_shrinkage.back(), -0.015, 1e-7) << q.label;
+    if (q.operand == Operand::a) {  // NaN (round to nearest) does not count in the mean
+      EXPECT_NEAR(q.sr_rms_k1.back(), 0.2, 1e-7) << q.label;
+      EXPECT_NEAR(q.sr_rms_k64.back(), 0.03, 1e-7) << q.label;
+    } else {
+      EXPECT_TRUE(std::isnan(q.sr_rms_k1.back())) << q.label;
+    }
   }
   EXPECT_EQ(nv.quant[5].label, "wgrad x");
   EXPECT_FALSE(r.quant_summary.empty());

@@ -301,8 +301,9 @@ TEST(Diagnostics, FlushToZeroCountsNegativeZero) {
   EXPECT_EQ(q[1], -6.0f);
 }
 
-// Per telemetry step: one quant record per quantized operand use with valid-block scale statistics
-// and what-if SQNRs, one GNR record per linear; every step: norms for every parameter tensor.
+// Per telemetry step: one quant record per quantized operand use with valid-block scale statistics,
+// what-if SQNRs and the signed bias (SR concentration for SR operands), one GNR record per linear;
+// every step: norms for every parameter tensor.
 TEST(Diagnostics, TelemetryAndLayerNormsAreComplete) {
   const std::string dir = temp_dir("telemetry");
   const Config c = tiny("nvfp4", 8);
@@ -324,6 +325,13 @@ TEST(Diagnostics, TelemetryAndLayerNormsAreComplete) {
   for (const auto& q : d.quant) {
     const std::string& name = d.meta.tensor_names.at(size_t(q.tensor));
     EXPECT_TRUE(name.find("_proj") != std::string::npos || name == "lm_head") << name;
+    // Signed bias for every operand; SR concentration for the stochastically rounded gradients only.
+    EXPECT_TRUE(std::isfinite(q.bias_shrinkage) && std::isfinite(q.bias_mean)) << name;
+    const bool sr = name != "lm_head" && q.role != GemmRole::fprop && q.operand == Operand::a;
+    for (float v : {q.sr_rms_k1, q.sr_rms_k4, q.sr_rms_k16, q.sr_rms_k64}) EXPECT_EQ(std::isfinite(v), sr) << name;
+    if (sr) {
+      EXPECT_LT(q.sr_rms_k64, q.sr_rms_k1) << name;
+    }
     if (name == "lm_head") {
       EXPECT_EQ(q.scale_max, 0.f);  // bf16 has no block scales
       continue;

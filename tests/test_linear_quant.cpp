@@ -46,6 +46,8 @@ struct Outputs {
   std::vector<float> y, dx, dw;
   bool used[kGemmRoles][kGemmOperands];          // which operand uses read a quantized copy
   QuantStats stats[kGemmRoles][kGemmOperands];  // their telemetry
+  QuantBias bias[kGemmRoles][kGemmOperands];
+  SrConcentration sr_rms[kGemmRoles][kGemmOperands];
   bool dgrad_read_fprop_w = false;               // dgrad's W operand was fprop's Q(W)
 };
 
@@ -73,7 +75,10 @@ struct Case {
     for (int r = 0; r < kGemmRoles; ++r) {
       for (int op = 0; op < kGemmOperands; ++op) {
         o.used[r][op] = st.used[r][op] != nullptr;
-        if (o.used[r][op]) o.stats[r][op] = st.used[r][op]->stats;
+        if (!o.used[r][op]) continue;
+        o.stats[r][op] = st.used[r][op]->stats;
+        o.bias[r][op] = st.used[r][op]->bias;
+        o.sr_rms[r][op] = st.used[r][op]->sr_rms;
       }
     }
     o.dgrad_read_fprop_w = st.used[1][1] == &st.w_fprop;
@@ -238,6 +243,44 @@ TEST(LinearQuant, StochasticRoundingStreamsAndThreadCounts) {
   for (auto [p, q] : {std::pair{&one.y, &two.y}, std::pair{&one.dx, &two.dx},
                        std::pair{&one.dw, &two.dw}}) {
     EXPECT_TRUE(bit_equal(p->data(), q->data(), int64_t(p->size())));
+  }
+}
+
+// Bias telemetry of each copy of the full recipe: against what its quantizer rounded (X·H for the
+// RHT wgrad operands), and the SR concentration for exactly the stochastic-rounding operands.
+TEST(LinearQuant, BiasTelemetryInTheQuantizersDomain) {
+  const Case c;
+  const LinearRecipe r = testing::nvfp4_linear();
+  const Outputs o = c.run(r);
+  const QuantSpec specs[kGemmRoles][kGemmOperands] = {{r.fprop_x, r.fprop_w}, {r.dgrad_dy, r.dgrad_w}, {r.wgrad_dy, r.wgrad_x}};
+  // Inputs as each GEMM reads them: X [M,K], W [N,K], dY [M,N], Wᵀ [K,N], dYᵀ [N,M], Xᵀ [K,M].
+  const std::vector<float> inputs[kGemmRoles][kGemmOperands] = {
+      {c.x, c.w}, {c.dy, transposed(c.w, kN, kK)}, {transposed(c.dy, kM, kN), transposed(c.x, kM, kK)}};
+  const int64_t rows[kGemmRoles][kGemmOperands] = {{kM, kN}, {kM, kK}, {kN, kK}};
+  for (int role = 0; role < kGemmRoles; ++role) {
+    for (int op = 0; op < kGemmOperands; ++op) {
+      const QuantSpec& spec = specs[role][op];
+      const std::vector<float>& in = inputs[role][op];
+      const int64_t m = rows[role][op], n = int64_t(in.size()) / m;
+      const std::vector<float> q = quantized(in, m, n, spec, role, op);
+      std::vector<float> x(in.size());
+      quantizer_domain(x.data(), in.data(), m, n, spec);
+      const QuantBias expected = quant_bias(x.data(), q.data(), m, n), got = o.bias[role][op];
+      // Equal sums, in another order where dgrad reads fprop's Q(W) = Q(Wᵀ)ᵀ.
+      EXPECT_NEAR(got.shrinkage, expected.shrinkage, 1e-6) << role << " " << op;
+      EXPECT_NEAR(got.mean, expected.mean, 1e-6) << role << " " << op;
+      if (spec.rht) {
+        EXPECT_NE(got.shrinkage, quant_bias(in.data(), q.data(), m, n).shrinkage);  // not X's domain
+      }
+      const SrConcentration& sr = o.sr_rms[role][op];
+      if (spec.rounding != Rounding::sr) {
+        EXPECT_LT(got.shrinkage, 0.0f) << role << " " << op;  // round to nearest shrinks Gaussian tensors
+        for (float v : sr) EXPECT_TRUE(std::isnan(v)) << role << " " << op;
+        continue;
+      }
+      for (size_t j = 1; j < sr.size(); ++j) EXPECT_LT(sr[j], sr[j - 1]) << role << " " << op;
+      EXPECT_LT(sr[3], sr[0] / 4);  // 1/√64 = 1/8 without a floor
+    }
   }
 }
 

@@ -53,7 +53,8 @@ std::vector<QuantStatRecord> quant_at(int64_t s) {
     for (uint8_t r = 0; r < 3; ++r)
       for (uint8_t o = 0; o < 2; ++o)
         out.push_back(QuantStatRecord{s, t, static_cast<GemmRole>(r), static_cast<Operand>(o), 1.5f * t + s,
-                                      0.01f * o, 0.001f * r, 20.0f + t, 0.5f, 8.0f, 1.25f, 19.0f + t, 17.0f + t});
+                                      0.01f * o, 0.001f * r, 20.0f + t, 0.5f, 8.0f, 1.25f, 19.0f + t, 17.0f + t,
+                                      -0.01f * t, 0.002f * o, 0.2f, 0.1f, 0.05f, 0.025f + 0.001f * r});
   return out;
 }
 
@@ -153,6 +154,12 @@ TEST_F(RunFileTest, RoundTripEveryTableAndAttribute) {
   EXPECT_EQ(q.whatif_nvfp4_sqnr_db, 21.0f);
   EXPECT_EQ(q.whatif_mxfp4_sqnr_db, 19.0f);
   EXPECT_EQ(q.scale_std, 1.25f);
+  EXPECT_EQ(q.bias_shrinkage, -0.02f);
+  EXPECT_EQ(q.bias_mean, 0.002f);
+  EXPECT_EQ(q.sr_rms_k1, 0.2f);
+  EXPECT_EQ(q.sr_rms_k4, 0.1f);
+  EXPECT_EQ(q.sr_rms_k16, 0.05f);
+  EXPECT_EQ(q.sr_rms_k64, 0.025f + 0.001f * 2);
   ASSERT_EQ(d.layer_norms.size(), 40u * 3u);
   EXPECT_EQ(d.layer_norms.back().step, 200);
   EXPECT_EQ(d.layer_norms.back().tensor, 2);
@@ -282,8 +289,8 @@ TEST_F(RunFileTest, SentinelDumpRoundTrip) {
   }
 }
 
-// A schema-1 file (no what-if columns, no gnr table) reads with NaN what-ifs and resumes into
-// schema 2 without losing its quant rows.
+// A schema-1 file (no what-if, bias or SR columns, no gnr table) reads them as NaN and resumes into
+// the current schema without losing its quant rows.
 TEST_F(RunFileTest, OlderSchemaReadsAndResumes) {
   const std::string bare = path("bare.h5");
   {
@@ -304,6 +311,8 @@ TEST_F(RunFileTest, OlderSchemaReadsAndResumes) {
   const RunData old = read_run(bare);
   ASSERT_EQ(old.quant.size(), 1u);
   EXPECT_TRUE(std::isnan(old.quant[0].whatif_nvfp4_sqnr_db));
+  EXPECT_TRUE(std::isnan(old.quant[0].bias_shrinkage));
+  EXPECT_TRUE(std::isnan(old.quant[0].sr_rms_k64));
   EXPECT_TRUE(old.gnr.empty());
   EXPECT_EQ(old.schema_version, 1);
   {
@@ -316,6 +325,8 @@ TEST_F(RunFileTest, OlderSchemaReadsAndResumes) {
   ASSERT_EQ(resumed.quant.size(), 1u + 18u);
   EXPECT_TRUE(std::isnan(resumed.quant[0].whatif_mxfp4_sqnr_db));
   EXPECT_EQ(resumed.quant[1].whatif_mxfp4_sqnr_db, 17.0f);
+  EXPECT_TRUE(std::isnan(resumed.quant[0].bias_mean));
+  EXPECT_EQ(resumed.quant[1].sr_rms_k16, 0.05f);
   EXPECT_EQ(resumed.gnr.size(), 3u);
 }
 

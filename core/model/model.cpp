@@ -385,6 +385,13 @@ struct Model::Impl {
       rec.scale_std = float(s.scale_std());
       rec.whatif_nvfp4_sqnr_db = copy->whatif_sqnr_db[0];
       rec.whatif_mxfp4_sqnr_db = copy->whatif_sqnr_db[1];
+      static_assert(kSrDrawCounts == std::array{1, 4, 16, 64});  // the sr_rms_k* fields
+      rec.bias_shrinkage = copy->bias.shrinkage;
+      rec.bias_mean = copy->bias.mean;
+      rec.sr_rms_k1 = copy->sr_rms[0];
+      rec.sr_rms_k4 = copy->sr_rms[1];
+      rec.sr_rms_k16 = copy->sr_rms[2];
+      rec.sr_rms_k64 = copy->sr_rms[3];
       telemetry->quant->push_back(rec);
     }
   }

@@ -25,6 +25,11 @@ struct QuantStatRecord {  // one quantized GEMM operand of one tensor at a telem
   float scale_min = 0, scale_max = 0, scale_std = 0;  // decoded block scales over valid blocks
   // SQNR the same operand would have as plain nvfp4 / mxfp4 (NaN: shape not divisible); schema 2.
   float whatif_nvfp4_sqnr_db = 0, whatif_mxfp4_sqnr_db = 0;
+  // Signed bias against what the quantizer rounds (after any RHT), schema 4: Σ q·x / Σ x² − 1 and
+  // mean(q − x) / rms(x). Stochastic rounding only (NaN otherwise): rms(mean of k extra SR draws − x)
+  // / rms(x) over the operand's leading rows, k = 1, 4, 16, 64 (core/quant/quant_bias.hpp).
+  float bias_shrinkage = 0, bias_mean = 0;
+  float sr_rms_k1 = 0, sr_rms_k4 = 0, sr_rms_k16 = 0, sr_rms_k64 = 0;
 };
 
 // Gradient-to-noise ratio of one linear layer's weight gradient at a telemetry step (Chmiel et al.,

@@ -129,19 +129,21 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
   extra.nonfinite = &nonfinite;
   if (spec.scaling == Scaling::delayed) extra.global_amax = &copy.amax;
   if (token_operand(role, operand)) extra.reduce_amax = q.reduce_amax;
+  std::vector<float> x;  // telemetry only: [rows, cols] what the quantizer rounds (`in`, or in·H)
   try {
-    if (q.collect_stats) {
+    if (q.collect_stats) {  // before `in` may be overwritten in place
       extra.stats = &copy.stats;
-      std::vector<float> scratch(size_t(rows * cols));  // before `in` may be overwritten in place
+      x.resize(size_t(rows * cols));
       for (int f = 0; f < kWhatIfFormats; ++f) {
         QuantSpec whatif;
         named_format(kWhatIfFormatNames[f], whatif);
         QuantStats st;
         copy.whatif_sqnr_db[f] = std::numeric_limits<float>::quiet_NaN();
         if (!validate(whatif, rows, cols).empty()) continue;
-        quantize(in, scratch.data(), rows, cols, whatif, {}, QuantOutputs{nullptr, nullptr, nullptr, &st});
+        quantize(in, x.data(), rows, cols, whatif, {}, QuantOutputs{nullptr, nullptr, nullptr, &st});  // scratch
         copy.whatif_sqnr_db[f] = float(st.sqnr_db());
       }
+      quantizer_domain(x.data(), in, rows, cols, spec);
     }
     quantize(in, copy.values.data(), rows, cols, spec, random_of(q, role, operand), extra, ds.scale);
   } catch (const std::invalid_argument& e) {
@@ -152,6 +154,11 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
   copy.spec = spec;
   copy.valid = true;
   if (nonfinite) throw NonfiniteError(quantized_operand_finding(copy, o, q, role, operand));
+  if (q.collect_stats) {
+    copy.bias = quant_bias(x.data(), copy.values.data(), rows, cols);
+    copy.sr_rms.fill(std::numeric_limits<float>::quiet_NaN());
+    if (spec.rounding == Rounding::sr) copy.sr_rms = sr_concentration(x.data(), rows, cols, spec, random_of(q, role, operand));
+  }
   return copy.values.data();
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/quant/quant_bias.hpp"
 #include "core/quant/quantize.hpp"
 
 namespace fp4lab {
@@ -79,6 +80,11 @@ struct OperandCopy {
   // Telemetry only: SQNR (dB) of the same input (before any RHT) under kWhatIfFormatNames; NaN when
   // the format cannot take the shape.
   float whatif_sqnr_db[kWhatIfFormats] = {};
+  // Telemetry only (core/quant/quant_bias.hpp): the signed bias of `values` against what the
+  // quantizer rounded (after any RHT), and with stochastic rounding the concentration of 64 extra
+  // draws on that input (NaN with round-to-nearest).
+  QuantBias bias;
+  SrConcentration sr_rms = {};
   QuantSpec spec;  // the spec `values` were made with
   float amax = 0.0f;  // the quantizer input's amax (delayed-scaling operands only)
   bool valid = false;
@@ -136,7 +142,7 @@ struct LinearQuant {
   uint64_t seed = 0;
   uint64_t step = 0;
   uint64_t stream = 0;  // the linear's index; operand (role r, operand o) draws tensor_id 6·stream + 2r + o
-  bool collect_stats = false;  // fill OperandCopy::stats and whatif_sqnr_db
+  bool collect_stats = false;  // fill OperandCopy::stats, whatif_sqnr_db, bias and sr_rms
   const NonfiniteInjection* inject = nullptr;  // testing only
   const DelayedScalingConfig* delayed = nullptr;  // needed by delayed-scaling operands
   bool record_amax = false;  // a training pass: delayed-scaling operands record their amax

@@ -58,6 +58,12 @@ constexpr Column kColumns[] = {
     {"quant", "scale_std", ColType::f32, "1", "standard deviation of decoded block scales"},
     {"quant", "whatif_nvfp4_sqnr_db", ColType::f32, "dB", "SQNR of the same operand as plain nvfp4 (16, e4m3, 1d, rne)", 2},
     {"quant", "whatif_mxfp4_sqnr_db", ColType::f32, "dB", "SQNR of the same operand as plain mxfp4 (32, ue8m0, 1d, rne)", 2},
+    {"quant", "bias_shrinkage", ColType::f32, "1", "sum q*x / sum x^2 - 1, x what the quantizer rounds (after any RHT)", 4},
+    {"quant", "bias_mean", ColType::f32, "1", "mean(q - x) / rms(x), x what the quantizer rounds (after any RHT)", 4},
+    {"quant", "sr_rms_k1", ColType::f32, "1", "stochastic rounding: rms(one extra draw - x) / rms(x) on the leading rows; NaN otherwise", 4},
+    {"quant", "sr_rms_k4", ColType::f32, "1", "the same for the mean of 4 draws", 4},
+    {"quant", "sr_rms_k16", ColType::f32, "1", "the same for the mean of 16 draws", 4},
+    {"quant", "sr_rms_k64", ColType::f32, "1", "the same for the mean of 64 draws", 4},
     {"layers", "step", ColType::i64, "1", "optimizer step"},
     {"layers", "tensor", ColType::i32, "index", "index into the root attribute tensor_names"},
     {"layers", "grad_norm", ColType::f32, "1", "L2 norm of this tensor's gradient"},
@@ -246,6 +252,12 @@ struct RunWriter::Impl {
                     gather<float>(quant, [](auto& r) { return r.whatif_nvfp4_sqnr_db; }));
       append_column(file, "quant", "whatif_mxfp4_sqnr_db",
                     gather<float>(quant, [](auto& r) { return r.whatif_mxfp4_sqnr_db; }));
+      append_column(file, "quant", "bias_shrinkage", gather<float>(quant, [](auto& r) { return r.bias_shrinkage; }));
+      append_column(file, "quant", "bias_mean", gather<float>(quant, [](auto& r) { return r.bias_mean; }));
+      append_column(file, "quant", "sr_rms_k1", gather<float>(quant, [](auto& r) { return r.sr_rms_k1; }));
+      append_column(file, "quant", "sr_rms_k4", gather<float>(quant, [](auto& r) { return r.sr_rms_k4; }));
+      append_column(file, "quant", "sr_rms_k16", gather<float>(quant, [](auto& r) { return r.sr_rms_k16; }));
+      append_column(file, "quant", "sr_rms_k64", gather<float>(quant, [](auto& r) { return r.sr_rms_k64; }));
       quant.clear();
     }
     if (!layers.empty()) {
@@ -517,6 +529,12 @@ RunData read_run_once(const std::string& path, bool with_telemetry) {
     const auto sstd = read_column<float>(f, "quant", "scale_std", n);
     const auto whatif_nv = read_column<float>(f, "quant", "whatif_nvfp4_sqnr_db", n);
     const auto whatif_mx = read_column<float>(f, "quant", "whatif_mxfp4_sqnr_db", n);
+    const auto shrinkage = read_column<float>(f, "quant", "bias_shrinkage", n);
+    const auto bias_mean = read_column<float>(f, "quant", "bias_mean", n);
+    const auto sr_k1 = read_column<float>(f, "quant", "sr_rms_k1", n);
+    const auto sr_k4 = read_column<float>(f, "quant", "sr_rms_k4", n);
+    const auto sr_k16 = read_column<float>(f, "quant", "sr_rms_k16", n);
+    const auto sr_k64 = read_column<float>(f, "quant", "sr_rms_k64", n);
     d.quant.resize(n);
     for (uint64_t i = 0; i < n; ++i) {
       if (role[i] > 2 || operand[i] > 1)
@@ -524,7 +542,8 @@ RunData read_run_once(const std::string& path, bool with_telemetry) {
       d.quant[i] = QuantStatRecord{step[i],     tensor[i],    static_cast<GemmRole>(role[i]),
                                    static_cast<Operand>(operand[i]), amax[i], flushed[i], saturated[i],
                                    sqnr[i],     smin[i],      smax[i],      sstd[i],
-                                   whatif_nv[i], whatif_mx[i]};
+                                   whatif_nv[i], whatif_mx[i], shrinkage[i], bias_mean[i],
+                                   sr_k1[i],    sr_k4[i],     sr_k16[i],    sr_k64[i]};
     }
   }
   if (const uint64_t n = table_rows(f, "layers")) {

@@ -13,7 +13,7 @@
 
 namespace fp4lab {
 
-constexpr int64_t kRunSchemaVersion = 3;
+constexpr int64_t kRunSchemaVersion = 4;
 
 enum class RunStatus { running, done, diverged, failed };
 std::string to_string(RunStatus);
