@@ -24,18 +24,24 @@
 
 namespace fp4lab {
 
+TrainResult train_result_of(const RunData& d) {
+  TrainResult r;
+  r.status = d.status;
+  r.step = d.steps.empty() ? 0 : d.steps.back().step;
+  r.tokens = d.steps.empty() ? 0 : d.steps.back().tokens;
+  r.last_loss = d.steps.empty() ? 0 : d.steps.back().train_loss;
+  r.nonfinite = d.has_sentinel;
+  r.message = d.status_message;
+  return r;
+}
+
 static std::string read_status_if_finished(const std::string& path, TrainResult& r) {
   if (!std::filesystem::exists(path)) return "";
   try {
     RunData d = read_run(path, false);
     if (d.status == RunStatus::running) return "";
-    r.status = d.status;
-    r.step = d.steps.empty() ? 0 : d.steps.back().step;
-    r.tokens = d.steps.empty() ? 0 : d.steps.back().tokens;
-    r.last_loss = d.steps.empty() ? 0 : d.steps.back().train_loss;
+    r = train_result_of(d);
     r.skipped = true;
-    r.nonfinite = d.has_sentinel;
-    r.message = d.status_message;
     return to_string(d.status);
   } catch (const std::exception&) {
     return "";  // unreadable (torn) run file: start again

@@ -46,6 +46,9 @@ struct TrainResult {
 
 TrainResult train(const Config& cfg, const TrainOptions& options);
 
+// What a run file says of its run (status, last step, tokens and loss, message); skipped stays false.
+TrainResult train_result_of(const RunData& run);
+
 // Mean loss of a checkpoint's model on the byte tokens of `text_path` (fp4lab eval).
 double evaluate_checkpoint(const std::string& checkpoint_path, const std::string& text_path, int batch_size);
 

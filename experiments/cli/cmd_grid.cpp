@@ -217,7 +217,7 @@ void add_grid_commands(CLI::App& app) {
   run->add_option("--threads,-t", o->threads, "OpenMP threads per cell (default: cores / jobs)")
       ->check(CLI::NonNegativeNumber);
   run->add_option("--out,-o", o->out, "output folder (default: results/<grid name>)");
-  run->add_option("--cell", o->cell, "run only this cell (e.g. $SLURM_ARRAY_TASK_ID)")->check(CLI::NonNegativeNumber);
+  run->add_option("--cell", o->cell, "run only this cell (e.g. $SLURM_ARRAY_TASK_ID); under mpirun/srun all ranks train it, data parallel")->check(CLI::NonNegativeNumber);
   run->add_flag("--retry-failed", o->retry_failed, "rerun failed and diverged cells from scratch");
   add_set_option(run, *o);
   run->callback([o] {

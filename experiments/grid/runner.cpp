@@ -178,14 +178,8 @@ TrainResult train_under_mpirun(const Cell& cell, const RunSettings& s, const Tra
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127) throw std::runtime_error("mpirun not found (train.ranks > 1)");
-  TrainResult r;
-  const RunData d = read_run(opt.out_path, false);
-  r.status = d.status;
-  r.step = d.steps.empty() ? 0 : d.steps.back().step;
-  r.tokens = d.steps.empty() ? 0 : d.steps.back().tokens;
-  r.last_loss = d.steps.empty() ? 0 : d.steps.back().train_loss;
-  r.message = d.status_message;
-  if (d.status == RunStatus::running && !forwarded)
+  TrainResult r = train_result_of(read_run(opt.out_path, false));
+  if (r.status == RunStatus::running && !forwarded)
     r.message = "mpirun ended with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)) +
                 " before the run finished (a rank died?); rerun to resume";
   return r;
