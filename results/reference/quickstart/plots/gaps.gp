@@ -14,8 +14,8 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 0.0194344213 0.00105498655 0.037813856 0.0190285074 0.000145112261 0.0379119026 "recipe=nvfp4"
-1 0.0581195406 0.0223458577 0.0938932235 0.0635131446 0.0211489216 0.105877368 "recipe=mxfp4"
+0 0.0215301988 0.00517406971 0.037886328 0.022338456 0.0104540856 0.0342228263 "recipe=nvfp4"
+1 0.0498658912 0.0410788332 0.0586529492 0.0537231951 0.0388830184 0.0685633717 "recipe=mxfp4"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:1.6]

@@ -14,8 +14,8 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $tok << EOD
 # x gap_pct lo hi censored label
-0 1.53405463 1.53405463 1.53405463 1 "recipe=nvfp4"
-1 2.86379321 2.86379321 2.86379321 1 "recipe=mxfp4"
+0 1.10170124 1.10170124 1.10170124 1 "recipe=nvfp4"
+1 1.76818835 1.76818835 1.76818835 1 "recipe=mxfp4"
 EOD
 set title "Extra tokens to reach the target loss (target: baseline_final)\nT_config / T_baseline - 1, mean over seeds; bars: 95% CI"
 set xrange [-0.6:1.6]
