@@ -1,17 +1,18 @@
-// fp4lab's fp32 matmul against OpenBLAS sgemm at the GEMM shapes of one `small` and one `medium`
-// training step (4 sequences, as bench_model), at the same thread count: OMP_NUM_THREADS, which
-// OpenBLAS's OpenMP build follows. Each iteration times three engines back to back on the same operands:
-//   fp4lab    matmul(): Eigen per tile of a shape-fixed grid, OpenMP over tiles
-//   openblas  one cblas_sgemm, threaded by OpenBLAS
-//   tiled     matmul()'s tile grid, one single-threaded cblas_sgemm per tile over the whole K (the
-//             bit-identical way to use a BLAS: what each element sums, and in which order, cannot
-//             depend on the thread count)
-// x_openblas / x_tiled = fp4lab time / that engine's time (> 1: OpenBLAS faster). Also checks that
+// fp4lab's two GEMM engines and plain OpenBLAS sgemm at the GEMM shapes of one `small` and one
+// `medium` training step (4 sequences, as bench_model), at the same thread count: OMP_NUM_THREADS,
+// which OpenBLAS's OpenMP build follows. Each iteration times three engines back to back on the
+// same operands:
+//   eigen     matmul(GemmEngine::eigen): Eigen per tile of the shape-fixed grid, OpenMP over tiles
+//   tiled     matmul(GemmEngine::openblas): one single-threaded cblas_sgemm per tile of that grid
+//             over the whole K (the bit-identical way to use a BLAS: what each element sums, and
+//             in which order, cannot depend on the thread count)
+//   openblas  one cblas_sgemm, threaded by OpenBLAS (what a BLAS reaches without the grid)
+// x_openblas / x_tiled = eigen time / that engine's time (> 1: OpenBLAS faster). Also checks that
 // OpenBLAS computes the same product (relative difference < 1e-5) and whether the tiled and the
 // plain sgemm give the same bits at 1 and at N threads. OpenBLAS picks its kernels by CPU;
 // OPENBLAS_CORETYPE=SkylakeX forces its AVX-512 ones (0.3.21 runs CPUs it does not know, such as
-// the development VM's AMD Zen 5, on its AVX2 Haswell kernels). The only OpenBLAS user;
-// linked into fp4lab_bench only. Not a correctness test of matmul (tests/test_ops.cpp).
+// the development VM's AMD Zen 5, on its AVX2 Haswell kernels). Not a correctness test of matmul
+// (tests/test_ops.cpp).
 #include <benchmark/benchmark.h>
 #include <cblas.h>
 #include <omp.h>
@@ -98,22 +99,6 @@ void openblas(float* c, const float* a, const float* b, const Gemm& g) {
         g.accumulate);
 }
 
-// matmul()'s tile grid, one sgemm per tile. OpenBLAS's OpenMP build runs a call single-threaded
-// inside an active parallel region, and at 1 thread (omp_get_max_threads() = 1) too, so each tile
-// is one thread's sgemm over the whole K whatever the thread count.
-void tiled(float* c, const float* a, const float* b, const Gemm& g) {
-  const MatmulTiles t = matmul_tiles(g.m, g.n);
-  const int64_t lda = g.ta == Trans::n ? g.k : g.m, ldb = g.tb == Trans::n ? g.n : g.k;
-#pragma omp parallel for schedule(dynamic, 1)
-  for (int64_t i = 0; i < t.row_parts * t.col_parts; ++i) {
-    const int64_t r0 = (i / t.col_parts) * t.rows, c0 = (i % t.col_parts) * t.cols;
-    const int64_t rows = std::min(t.rows, g.m - r0), cols = std::min(t.cols, g.n - c0);
-    const float* at = g.ta == Trans::n ? a + r0 * lda : a + r0;  // rows r0.. of op(A)
-    const float* bt = g.tb == Trans::n ? b + c0 : b + c0 * ldb;  // cols c0.. of op(B)
-    sgemm(c + r0 * g.n + c0, g.n, at, lda, g.ta, bt, ldb, g.tb, rows, cols, g.k, g.accumulate);
-  }
-}
-
 struct Operands {
   std::vector<float> a, b, c;
   explicit Operands(const Gemm& g) : a(size_t(g.m * g.k)), b(size_t(g.k * g.n)), c(size_t(g.m * g.n)) {
@@ -124,11 +109,16 @@ struct Operands {
   }
 };
 
+// matmul on engine e, into c.
+void engine(GemmEngine e, float* c, const Operands& o, const Gemm& g) {
+  matmul(e, c, o.a.data(), g.ta, o.b.data(), g.tb, g.m, g.n, g.k, g.accumulate);
+}
+
 using Clock = std::chrono::steady_clock;
 
-// Seconds of fp4lab, openblas and tiled over one pass of `gemms` (each with its repeat count).
+// Seconds of eigen, openblas and tiled over one pass of `gemms` (each with its repeat count).
 struct Seconds {
-  double fp4lab = 0, openblas = 0, tiled = 0;
+  double eigen = 0, openblas = 0, tiled = 0;
 };
 
 // OpenBLAS's pthreads build would run its own spinning workers beside fp4lab's OpenMP threads.
@@ -147,19 +137,17 @@ void time_once(std::vector<std::pair<Gemm, int64_t>>& gemms, std::vector<Operand
     benchmark::ClobberMemory();
     total += std::chrono::duration<double>(Clock::now() - t0).count();
   };
-  run(s.fp4lab, [](const Gemm& g, Operands& o) {
-    matmul(o.c.data(), o.a.data(), g.ta, o.b.data(), g.tb, g.m, g.n, g.k, g.accumulate);
-  });
-  run(s.tiled, [](const Gemm& g, Operands& o) { tiled(o.c.data(), o.a.data(), o.b.data(), g); });
+  run(s.eigen, [](const Gemm& g, Operands& o) { engine(GemmEngine::eigen, o.c.data(), o, g); });
+  run(s.tiled, [](const Gemm& g, Operands& o) { engine(GemmEngine::openblas, o.c.data(), o, g); });
   run(s.openblas, [](const Gemm& g, Operands& o) { openblas(o.c.data(), o.a.data(), o.b.data(), g); });
 }
 
-// ‖fp4lab − openblas‖ / ‖fp4lab‖ over C (from zero): the engines must compute the same product.
+// ‖eigen − openblas‖ / ‖eigen‖ over C (from zero): the engines must compute the same product.
 double relative_difference(const Gemm& g, const Operands& o) {
   std::vector<float> both(2 * o.c.size(), 0.0f);
   float* mine = both.data();
   float* theirs = mine + o.c.size();
-  matmul(mine, o.a.data(), g.ta, o.b.data(), g.tb, g.m, g.n, g.k, g.accumulate);
+  engine(GemmEngine::eigen, mine, o, g);
   openblas(theirs, o.a.data(), o.b.data(), g);
   double diff = 0, norm = 0;
   for (size_t i = 0; i < o.c.size(); ++i) {
@@ -184,11 +172,11 @@ bool same_bits(Operands& o, int threads, Engine engine) {
 
 void report(benchmark::State& state, const Seconds& s, double flops_per_iteration, const std::string& label) {
   const double flops = flops_per_iteration * double(state.iterations()) / 1e9;
-  state.counters["fp4lab_GF/s"] = flops / s.fp4lab;
+  state.counters["eigen_GF/s"] = flops / s.eigen;
   state.counters["openblas_GF/s"] = flops / s.openblas;
   state.counters["tiled_GF/s"] = flops / s.tiled;
-  state.counters["x_openblas"] = s.fp4lab / s.openblas;
-  state.counters["x_tiled"] = s.fp4lab / s.tiled;
+  state.counters["x_openblas"] = s.eigen / s.openblas;
+  state.counters["x_tiled"] = s.eigen / s.tiled;
   state.SetLabel(label + " " + std::to_string(omp_get_max_threads()) + "thr");
 }
 
@@ -208,13 +196,13 @@ void BM_GemmVsOpenBlas(benchmark::State& state) {
     state.SkipWithError(("OpenBLAS and matmul disagree: relative difference " + std::to_string(rel_diff)).c_str());
     return;
   }
-  const bool tiled_same = same_bits(o, threads, [&](float* c) { tiled(c, o.a.data(), o.b.data(), g); });
+  const bool tiled_same = same_bits(o, threads, [&](float* c) { engine(GemmEngine::openblas, c, o, g); });
   const bool openblas_same = same_bits(o, threads, [&](float* c) { openblas(c, o.a.data(), o.b.data(), g); });
   Seconds s;
   for (auto _ : state) {
     const Seconds before = s;
     time_once(gemms, ops, s);
-    state.SetIterationTime(s.fp4lab - before.fp4lab);
+    state.SetIterationTime(s.eigen - before.eigen);
   }
   report(state, s, g.flops(),
          std::string(mdl.name) + " " + kind.name + " " + kRoleNames[role] + " " + std::to_string(g.m) + "x" +
@@ -249,7 +237,7 @@ void BM_StepGemmsVsOpenBlas(benchmark::State& state) {
   for (auto _ : state) {
     const Seconds before = s;
     time_once(gemms, ops, s);
-    state.SetIterationTime(s.fp4lab - before.fp4lab);
+    state.SetIterationTime(s.eigen - before.eigen);
   }
   report(state, s, flops, std::string(mdl.name) + " step");
 }

@@ -8,12 +8,14 @@
    because shared machines drift by tens of percent within a minute: tokens/s is the median step
    time over all a cell's measured steps (the first WARMUP steps of each run are dropped), E the
    median of the per-round E (each from one round's median step times), which are printed too.
-2. Runs fp4lab_bench's GEMM comparison at each thread count: fp4lab's matmul against OpenBLAS sgemm
-   (its own threading, and one single-threaded sgemm per tile of matmul's grid) at the GEMM shapes
-   of the same training steps; x = fp4lab time / OpenBLAS time, so x > 1 means OpenBLAS is faster.
-   On an AVX-512 machine OpenBLAS is given its AVX-512 kernels (OPENBLAS_CORETYPE=SkylakeX, see
-   --openblas-coretype): Debian's OpenBLAS 0.3.21 runs CPUs it does not know (this VM's AMD Zen 5)
-   on its AVX2 (Haswell) kernels.
+2. Runs fp4lab_bench's GEMM comparison at each thread count: matmul's Eigen engine against OpenBLAS
+   sgemm, both one single-threaded sgemm per tile of matmul's grid (matmul's OpenBLAS engine,
+   "tiled") and OpenBLAS's own threading, at the GEMM shapes of the same training steps;
+   x = Eigen time / OpenBLAS time, so x > 1 means OpenBLAS is faster.
+   On an AVX-512 machine every process here gets OpenBLAS's AVX-512 kernels (OPENBLAS_CORETYPE=
+   SkylakeX, see --openblas-coretype), so the training runs use the OpenBLAS engine: Debian's
+   OpenBLAS 0.3.21 runs CPUs it does not know (this VM's AMD Zen 5) on its AVX2 (Haswell) kernels,
+   and then fp4lab uses Eigen. The engine the runs used is printed.
 3. Runs fp4lab_bench's per-op-group step breakdown at each thread count: ms per step in GEMMs,
    quantizer, attention, norms/elementwise, embedding+loss, AdamW, and each group's efficiency.
 Each measurement is a few dozen steps; the defaults take about 7 minutes on 2 cores.
@@ -46,8 +48,15 @@ def seq_len(model):
     raise SystemExit(f"{model}: no seq_len")
 
 
-def step_seconds(binary, model, recipe, threads, steps, batch):
-    """Measured step times of one training run."""
+def blas_env(threads, coretype):
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    if coretype:
+        env["OPENBLAS_CORETYPE"] = coretype
+    return env
+
+
+def step_seconds(binary, model, recipe, threads, steps, batch, coretype):
+    """Measured step times of one training run, and its GEMM engine."""
     tokens = steps * batch * seq_len(model)
     with tempfile.TemporaryDirectory() as d:
         run = Path(d) / "run.h5"
@@ -56,16 +65,14 @@ def step_seconds(binary, model, recipe, threads, steps, batch):
                "--set", f"train.batch_size={batch}", "--set", f"train.tokens={tokens}",
                "--set", "train.telemetry_interval=0", "--set", "train.checkpoint_interval=0",
                "--set", f"train.val_interval_tokens={10 * tokens}", "--set", "train.val_tokens=1"]
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=dict(os.environ, OMP_NUM_THREADS=str(threads)))
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=blas_env(threads, coretype))
         with h5py.File(run, "r") as f:
-            return list(f["steps/step_seconds"][WARMUP:])
+            return list(f["steps/step_seconds"][WARMUP:]), f.attrs["gemm_engine"]
 
 
 def bench_json(binary, bench_filter, threads, min_time, coretype=""):
     """fp4lab_bench's results for one filter at one thread count (JSON file reporter)."""
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    if coretype:
-        env["OPENBLAS_CORETYPE"] = coretype
+    env = blas_env(threads, coretype)
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "bench.json"
         p = subprocess.run([binary, f"--benchmark_filter={bench_filter}", f"--benchmark_min_time={min_time}",
@@ -91,14 +98,16 @@ def scaling(a, threads):
     cells = [(m, r, t) for m in a.models for r in a.recipes for t in threads]
     secs = {c: [] for c in cells}
     round_median = {c: [] for c in cells}
+    engines = set()
     for rnd in range(a.rounds):
         shift = rnd * len(cells) // a.rounds
         for c in cells[shift:] + cells[:shift]:
-            s = step_seconds(a.fp4lab, *c, a.steps, a.batch)
+            s, engine = step_seconds(a.fp4lab, *c, a.steps, a.batch, a.openblas_coretype)
+            engines.add(engine)
             secs[c] += s
             round_median[c].append(statistics.median(s))
     print(f"Training throughput: {a.rounds} interleaved rounds x {a.steps - WARMUP} measured steps, "
-          f"batch {a.batch}, median step time")
+          f"batch {a.batch}, median step time; GEMM engine {', '.join(sorted(engines))}")
     print(f"  {'model':7s} {'recipe':6s} {'threads':>7s} {'tokens/s':>9s} {'step ms':>8s} {'efficiency':>10s}  per round")
     efficiency = {}
     for m, r, t in cells:
@@ -112,12 +121,12 @@ def scaling(a, threads):
 
 
 def gemm_comparison(a, threads):
-    print("\nfp32 GEMM at the training step's shapes (fp4lab_bench GemmVsOpenBlas; x = fp4lab time / OpenBLAS time)")
+    print("\nfp32 GEMM at the training step's shapes (fp4lab_bench GemmVsOpenBlas; x = Eigen time / OpenBLAS time)")
     for t in threads:
         res = bench_json(a.bench, "GemmVsOpenBlas|StepGemmsVsOpenBlas", t, a.min_time, a.openblas_coretype)
         core = res["context"].get("openblas", "?")
         print(f"  {t} thread{'s' if t > 1 else ''} (OpenBLAS: {core})")
-        print(f"    {'model':7s} {'gemm':16s} {'m x n x k':16s} {'tiles':>5s} {'fp4lab':>7s} {'openblas':>8s} "
+        print(f"    {'model':7s} {'gemm':16s} {'m x n x k':16s} {'tiles':>5s} {'eigen':>7s} {'openblas':>8s} "
               f"{'tiled':>7s} {'x_openblas':>10s} {'x_tiled':>7s}  same bits 1/{t} thr: openblas tiled   (GFLOP/s)")
         for b in res["benchmarks"]:
             label = b["label"].rsplit(" ", 1)[0].split(" ")  # model kind role mxnxk | model step
@@ -126,13 +135,13 @@ def gemm_comparison(a, threads):
             tiles = f"{b['tiles']:.0f}" if "tiles" in b else ""
             same = (f"{'yes' if b['openblas_same_bits'] else 'no':>8s} {'yes' if b['tiled_same_bits'] else 'no':>5s}"
                     if "tiled_same_bits" in b else "")
-            print(f"    {model:7s} {what:16s} {shape:16s} {tiles:>5s} {b['fp4lab_GF/s']:7.1f} {b['openblas_GF/s']:8.1f} "
+            print(f"    {model:7s} {what:16s} {shape:16s} {tiles:>5s} {b['eigen_GF/s']:7.1f} {b['openblas_GF/s']:8.1f} "
                   f"{b['tiled_GF/s']:7.1f} {b['x_openblas']:10.2f} {b['x_tiled']:7.2f}  {same}")
 
 
 def op_breakdown(a, threads):
     print("\nWhere a step's time goes (fp4lab_bench StepOps: forward, backward, AdamW; batch 4; ms per step)")
-    runs = {t: {b["label"].rsplit(" ", 1)[0]: b for b in bench_json(a.bench, "StepOps", t, a.ops_min_time)["benchmarks"]}
+    runs = {t: {b["label"].rsplit(" ", 1)[0]: b for b in bench_json(a.bench, "StepOps", t, a.ops_min_time, a.openblas_coretype)["benchmarks"]}
             for t in threads}
     t0 = threads[0]
     for name in runs[t0]:
@@ -167,7 +176,7 @@ def main():
     ap.add_argument("--ops-min-time", type=float, default=4.0, help="the same per step-breakdown case")
     avx512 = any("avx512f" in line for line in open("/proc/cpuinfo") if line.startswith("flags"))
     ap.add_argument("--openblas-coretype", default="SkylakeX" if avx512 else "",
-                    help="OPENBLAS_CORETYPE for the GEMM comparison ('' lets OpenBLAS choose; default: "
+                    help="OPENBLAS_CORETYPE for every process ('' leaves the environment's; default: "
                          "SkylakeX on AVX-512 machines)")
     ap.add_argument("--skip", default="", help="comma-separated parts to skip: train, gemm, ops")
     a = ap.parse_args()

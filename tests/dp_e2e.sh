@@ -3,7 +3,8 @@
 # run files (every step's loss, gradient norm and learning rate, every validation loss; timings and
 # rank 0's telemetry aside) for nvfp4 (SR streams by global position, global amaxes) and
 # fp8_delayed (amax histories); rank 0 alone writes; SIGKILL of one rank makes the others stop
-# (collective timeout, exit 1) instead of hanging, and the rerun resumes bit for bit.
+# (collective timeout, exit 1) instead of hanging, and the rerun resumes bit for bit. Both GEMM
+# engines (FP4LAB_GEMM=eigen|openblas) keep the rank count out of the bits.
 # Usage: dp_e2e.sh FP4LAB_BINARY SOURCE_DIR
 set -euo pipefail
 FP4LAB=$1
@@ -16,7 +17,7 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
 fail() { echo "FAIL: $*" >&2; exit 1; }
-MPIRUN=(mpirun --oversubscribe -x ASAN_OPTIONS)
+MPIRUN=(mpirun --oversubscribe -x ASAN_OPTIONS -x FP4LAB_GEMM)
 
 same_runs() {  # same_runs A.h5 B.h5...: steps and validation equal bit for bit, both done
   "$PY" - "$@" << 'EOF'
@@ -38,8 +39,11 @@ EOF
 TINY=("$SRC/experiments/base/default.yaml" --set model.seq_len=32 --set train.batch_size=8 --set train.tokens=4096
       --set train.val_interval_tokens=1024 --set train.val_tokens=512 --set train.checkpoint_interval=4
       --set recipe.amax_history_len=4 --threads 1)
-for recipe in nvfp4 fp8_delayed; do
-  echo "== $recipe: 1, 2 and 4 ranks"
+for engine_recipe in eigen:nvfp4 openblas:nvfp4 openblas:fp8_delayed; do
+  export FP4LAB_GEMM=${engine_recipe%%:*}
+  recipe=${engine_recipe#*:}
+  echo "== $recipe, GEMM engine $FP4LAB_GEMM: 1, 2 and 4 ranks"
+  mkdir "$WORK/$FP4LAB_GEMM.$recipe" && cd "$WORK/$FP4LAB_GEMM.$recipe"
   "$FP4LAB" train "${TINY[@]}" --set recipe=$recipe --out $recipe.1.h5 > /dev/null
   for k in 2 4; do
     timeout 120 "${MPIRUN[@]}" -np $k "$FP4LAB" train "${TINY[@]}" --set recipe=$recipe --out $recipe.$k.h5 > $recipe.$k.log 2>&1 ||
@@ -52,6 +56,7 @@ for recipe in nvfp4 fp8_delayed; do
     fail "rerunning a finished run on 2 ranks: $(cat again.log)"
   [ "$(grep -c 'already finished' again.log)" -eq 1 ] || fail "a finished run was not skipped once: $(cat again.log)"
   [ -z "$(ls | grep -E '\.ckpt\.h5$' | grep -v final)" ] || fail "a resume checkpoint was left behind: $(ls)"
+  cd "$WORK"
 done
 
 echo "== 3 ranks do not divide 4 shards: a config error before anything runs"

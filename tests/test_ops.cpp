@@ -260,30 +260,47 @@ TEST(VectorExp, WithinTwoUlpsAndSpecialValues) {
 
 TEST(Matmul, AllTransposesAccumulateAndThreadCountIndependence) {
   // The tiles of C cut its rows (130 × 9), its columns (20 × 200) or both (300 × 260).
-  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{130, 9, 17}, {20, 200, 33}, {300, 260, 40}}) {
-    const auto a = random_vector<float>(m * k, 20), b = random_vector<float>(k * n, 21);
-    for (Trans ta : {Trans::n, Trans::t}) {
-      for (Trans tb : {Trans::n, Trans::t}) {
-        const auto expected = reference_product(a, ta, b, tb, m, n, k);
-        const double atol = testing::kFloatProductTol * max_abs(expected);
-        std::vector<float> c(m * n);
-        matmul(c.data(), a.data(), ta, b.data(), tb, m, n, k, false);
-        EXPECT_TRUE(all_close(c.data(), expected.data(), m * n, 0.0, atol));
-        matmul(c.data(), a.data(), ta, b.data(), tb, m, n, k, true);  // c = 2·product
-        std::vector<double> twice(expected);
-        for (double& x : twice) x *= 2;
-        EXPECT_TRUE(all_close(c.data(), twice.data(), m * n, 0.0, 2 * atol));
+  for (GemmEngine engine : {GemmEngine::eigen, GemmEngine::openblas}) {
+    SCOPED_TRACE(gemm_engine_name(engine));
+    for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{130, 9, 17}, {20, 200, 33}, {300, 260, 40}}) {
+      const auto a = random_vector<float>(m * k, 20), b = random_vector<float>(k * n, 21);
+      for (Trans ta : {Trans::n, Trans::t}) {
+        for (Trans tb : {Trans::n, Trans::t}) {
+          const auto expected = reference_product(a, ta, b, tb, m, n, k);
+          const double atol = testing::kFloatProductTol * max_abs(expected);
+          std::vector<float> c(m * n, NAN);  // overwritten, never read
+          matmul(engine, c.data(), a.data(), ta, b.data(), tb, m, n, k, false);
+          EXPECT_TRUE(all_close(c.data(), expected.data(), m * n, 0.0, atol));
+          matmul(engine, c.data(), a.data(), ta, b.data(), tb, m, n, k, true);  // c = 2·product
+          std::vector<double> twice(expected);
+          for (double& x : twice) x *= 2;
+          EXPECT_TRUE(all_close(c.data(), twice.data(), m * n, 0.0, 2 * atol));
 
-        std::vector<float> one(m * n), two(m * n);
-        const int threads = omp_get_max_threads();
-        omp_set_num_threads(1);
-        matmul(one.data(), a.data(), ta, b.data(), tb, m, n, k, false);
-        omp_set_num_threads(2);
-        matmul(two.data(), a.data(), ta, b.data(), tb, m, n, k, false);
-        omp_set_num_threads(threads);
-        EXPECT_TRUE(bit_equal(one.data(), two.data(), m * n));
+          std::vector<float> one(m * n), two(m * n);
+          const int threads = omp_get_max_threads();
+          omp_set_num_threads(1);
+          matmul(engine, one.data(), a.data(), ta, b.data(), tb, m, n, k, false);
+          omp_set_num_threads(2);
+          matmul(engine, two.data(), a.data(), ta, b.data(), tb, m, n, k, false);
+          omp_set_num_threads(threads);
+          EXPECT_TRUE(bit_equal(one.data(), two.data(), m * n));
+        }
       }
     }
+  }
+}
+
+// A row's product depends only on its index modulo matmul_row_tile: a data-parallel rank's rows
+// (a multiple of it) come out as in the whole batch, on either engine.
+TEST(Matmul, RowsSplitAtTheRowTileAreBitIdentical) {
+  const int64_t m = 4 * matmul_row_tile, n = 200, k = 96, half = m / 2;
+  const auto a = random_vector<float>(m * k, 23), b = random_vector<float>(n * k, 24);
+  for (GemmEngine engine : {GemmEngine::eigen, GemmEngine::openblas}) {
+    SCOPED_TRACE(gemm_engine_name(engine));
+    std::vector<float> whole(m * n), lower(half * n);
+    matmul(engine, whole.data(), a.data(), Trans::n, b.data(), Trans::t, m, n, k, false);
+    matmul(engine, lower.data(), a.data() + half * k, Trans::n, b.data(), Trans::t, half, n, k, false);
+    EXPECT_TRUE(bit_equal(lower.data(), whole.data() + half * n, half * n));
   }
 }
 

@@ -1,10 +1,16 @@
-// Deterministic row-chunked Eigen products and a cache-blocked transpose (see matmul.hpp).
+// Deterministic tiled products (each tile Eigen or OpenBLAS) and a cache-blocked transpose (see
+// matmul.hpp). The one file that talks to OpenBLAS.
 #include "core/ops/matmul.hpp"
 
+#include <cblas.h>
 #include <immintrin.h>
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "core/profile/op_timer.hpp"
 
@@ -16,11 +22,12 @@ using CMapR = Eigen::Map<const MatR>;
 using TileR = Eigen::Map<MatR, 0, Eigen::OuterStride<>>;
 
 // C is cut into a grid of tiles that threads take in any order; the grid is a function of the
-// shape only (never of the thread count), so results do not depend on it. Eigen's kernel sums an
-// element's products in an order that depends on where the element sits in its tile (rows and
-// columns left over from its register blocks take other paths), so tiles have a fixed height and
-// widths that depend on n alone: a row's result then depends only on its index modulo kTileRows,
-// and a data-parallel rank's rows (a multiple of kTileRows) come out exactly as in the whole batch.
+// shape only (never of the thread count), so results do not depend on it. Each tile is one
+// single-threaded product over the whole K (Eigen's, or OpenBLAS's sgemm). A BLAS kernel may sum an element's products in an order
+// that depends on where the element sits in its tile (rows and columns left over from its register
+// blocks take other paths), so tiles have a fixed height and widths that depend on n alone: a row's
+// result then depends only on its index modulo kTileRows, and a data-parallel rank's rows (a
+// multiple of kTileRows) come out exactly as in the whole batch. Both kernels sum that way.
 constexpr int64_t kTileRows = matmul_row_tile;
 constexpr int64_t kMaxTileCols = 128;
 
@@ -61,6 +68,8 @@ void transpose8x8(float* out, int64_t ld_out, const float* in, int64_t ld_in) {
   }
 }
 
+CBLAS_TRANSPOSE blas_trans(Trans t) { return t == Trans::n ? CblasNoTrans : CblasTrans; }
+
 template <class Lhs, class Rhs>
 void assign(TileR& c, const Lhs& lhs, const Rhs& rhs, bool accumulate) {
   if (accumulate) {
@@ -70,19 +79,57 @@ void assign(TileR& c, const Lhs& lhs, const Rhs& rhs, bool accumulate) {
   }
 }
 
+// OpenBLAS's kernels for AVX-512 (0.3.21's names). Its AVX2 ones are slower per tile than Eigen's.
+bool avx512_blas() {
+  const std::string core = openblas_get_corename();
+  return core == "SkylakeX" || core == "Cooperlake" || core == "SapphireRapids";
+}
+
+GemmEngine choose_engine() {
+  const char* forced = std::getenv("FP4LAB_GEMM");
+  if (!forced || !*forced) return avx512_blas() ? GemmEngine::openblas : GemmEngine::eigen;
+  if (std::strcmp(forced, "eigen") == 0) return GemmEngine::eigen;
+  if (std::strcmp(forced, "openblas") == 0) return GemmEngine::openblas;
+  throw std::invalid_argument(std::string("FP4LAB_GEMM=") + forced + ": expected eigen or openblas");
+}
+
 }  // namespace
 
+GemmEngine gemm_engine() {
+  static const GemmEngine engine = choose_engine();
+  return engine;
+}
+
+std::string gemm_engine_name(GemmEngine e) {
+  return e == GemmEngine::eigen ? "eigen" : std::string("openblas ") + openblas_get_corename();
+}
+
 void matmul(float* c, const float* a, Trans ta, const float* b, Trans tb, int64_t m, int64_t n,
+            int64_t k, bool accumulate) {
+  matmul(gemm_engine(), c, a, ta, b, tb, m, n, k, accumulate);
+}
+
+void matmul(GemmEngine engine, float* c, const float* a, Trans ta, const float* b, Trans tb, int64_t m, int64_t n,
             int64_t k, bool accumulate) {
   const OpScope op_scope(OpGroup::gemm);
   if (m == 0 || n == 0) return;
   const MatmulTiles g = matmul_tiles(m, n);
-  const CMapR a_nn(a, m, k), a_tt(a, k, m);  // A stored [m, k] or [k, m]
-  const CMapR b_nn(b, k, n), b_tt(b, n, k);  // B stored [k, n] or [n, k]
+  const int64_t lda = ta == Trans::n ? k : m, ldb = tb == Trans::n ? n : k;  // as stored
+  const CMapR a_nn(a, m, k), a_tt(a, k, m);
+  const CMapR b_nn(b, k, n), b_tt(b, n, k);
+  // OpenBLAS's OpenMP build runs a call single-threaded inside an active parallel region, and at
+  // one thread (omp_get_max_threads() = 1) too: each tile is one thread's product.
 #pragma omp parallel for schedule(dynamic, 1)
   for (int64_t t = 0; t < g.row_parts * g.col_parts; ++t) {
     const int64_t r0 = (t / g.col_parts) * g.rows, c0 = (t % g.col_parts) * g.cols;
     const int64_t rows = std::min(g.rows, m - r0), cols = std::min(g.cols, n - c0);
+    if (engine == GemmEngine::openblas) {
+      const float* at = ta == Trans::n ? a + r0 * lda : a + r0;  // rows r0.. of op(A)
+      const float* bt = tb == Trans::n ? b + c0 : b + c0 * ldb;  // columns c0.. of op(B)
+      cblas_sgemm(CblasRowMajor, blas_trans(ta), blas_trans(tb), int(rows), int(cols), int(k), 1.0f, at, int(lda),
+                  bt, int(ldb), accumulate ? 1.0f : 0.0f, c + r0 * n + c0, int(n));
+      continue;
+    }
     TileR cc(c + r0 * n + c0, rows, cols, Eigen::OuterStride<>(n));
     auto times_b = [&](const auto& aa) {  // aa: the tile's rows of op(A), [rows, k]
       if (tb == Trans::n) assign(cc, aa, b_nn.middleCols(c0, cols), accumulate);

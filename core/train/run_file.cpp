@@ -392,9 +392,10 @@ void RunWriter::set_manifest(const std::string& recipe_manifest, const std::stri
   impl_->flush_now();
 }
 
-void RunWriter::set_machine(int64_t threads, double gemm_peak_gflops) {
+void RunWriter::set_machine(int64_t threads, double gemm_peak_gflops, const std::string& gemm_engine) {
   impl_->file.set_attr("/", "threads", threads);
   impl_->file.set_attr("/", "gemm_peak_gflops", gemm_peak_gflops);
+  impl_->file.set_attr("/", "gemm_engine", gemm_engine);
   impl_->flush_now();
 }
 
