@@ -94,6 +94,16 @@ printf '%s\n' "name: dp" "base: $SRC/experiments/base/default.yaml" \
 timeout 300 "$FP4LAB" run grid.yaml --jobs 1 --threads 1 --out grid > grid.log 2>&1 || fail "grid run: $(tail -5 grid.log)"
 runs=($("$FP4LAB" plan grid.yaml | awk '$1 ~ /^[0-9]+$/ {print $2}'))
 same_runs "grid/${runs[0]}.h5" "grid/${runs[1]}.h5"
+echo "== two 2-rank cells under --jobs 2 run one after the other (each fills both slots)"
+printf '%s\n' "name: dp2" "base: $SRC/experiments/base/default.yaml" "seeds: [0, 1]" \
+  "overrides: {model.seq_len: 32, train.batch_size: 8, train.tokens: 2048, train.val_interval_tokens: 1024, train.val_tokens: 512, train.ranks: 2}" > grid2.yaml
+timeout 300 "$FP4LAB" run grid2.yaml --jobs 2 --threads 1 --out grid2 > grid2.log 2>&1 || fail "grid run: $(tail -5 grid2.log)"
+"$PY" - grid2.log << 'EOF'
+import sys
+lines = [l for l in open(sys.argv[1]) if " started" in l or " done:" in l]
+kinds = ["started" if " started" in l else "done" for l in lines]
+assert kinds == ["started", "done", "started", "done"], "".join(lines)
+EOF
 "$FP4LAB" slurm grid.yaml --out slurm --threads 2 > /dev/null
 grep -q '^#SBATCH --ntasks=2$' slurm/slurm.sbatch || fail "slurm script: $(cat slurm/slurm.sbatch)"
 grep -q '^ranks=(1 2)$' slurm/slurm.sbatch && grep -qF 'exec srun --ntasks="${ranks[$SLURM_ARRAY_TASK_ID]}"' slurm/slurm.sbatch ||

@@ -212,7 +212,7 @@ void add_grid_commands(CLI::App& app) {
   run->footer("Exit status: 0 every cell done; 1 any cell failed, diverged or unfinished; 2 a grid or\n"
               "usage error (nothing run or written); 130/143 stopped by SIGINT/SIGTERM.");
   run->add_option("grid", o->grid, "grid file (YAML)")->required();
-  run->add_option("--jobs,-j", o->jobs, "cells run at the same time (per MPI rank under mpirun)")
+  run->add_option("--jobs,-j", o->jobs, "processes at the same time: cells, a cell with train.ranks K counting K (per MPI rank under mpirun)")
       ->check(CLI::PositiveNumber);
   run->add_option("--threads,-t", o->threads, "OpenMP threads per cell (default: cores / jobs)")
       ->check(CLI::NonNegativeNumber);

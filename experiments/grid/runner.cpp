@@ -237,6 +237,7 @@ TrainResult train_under_mpirun(const Cell& cell, const RunSettings& s, const Tra
 
 struct Child {
   int cell = -1;
+  int slots = 1;  // of --jobs: the cell's ranks (train.ranks), each one process
   pid_t pid = -1;
   int pipe_fd = -1, lock_fd = -1;
   std::string buffer;
@@ -568,6 +569,7 @@ int run_pool(const Grid& g, const RunSettings& s, CellSource& source) {
     fcntl(fds[0], F_SETFL, O_NONBLOCK);
     Child c;
     c.cell = index;
+    c.slots = std::max(1, cell.config.train.ranks);
     c.pid = pid;
     c.pipe_fd = fds[0];
     c.lock_fd = lock_fd;
@@ -582,7 +584,14 @@ int run_pool(const Grid& g, const RunSettings& s, CellSource& source) {
       stopping = true;
       for (const Child& c : running) kill(c.pid, SIGTERM);
     }
-    while (!stopping && !finished && int(running.size()) < std::max(1, s.jobs) && now_seconds() >= next_ask) {
+    // A cell of K ranks fills K of the --jobs slots; one starts while a slot is free (so a K-rank
+    // cell may overrun --jobs by K - 1 rather than wait for the grid to drain).
+    auto slots_used = [&] {
+      int n = 0;
+      for (const Child& c : running) n += c.slots;
+      return n;
+    };
+    while (!stopping && !finished && slots_used() < std::max(1, s.jobs) && now_seconds() >= next_ask) {
       int cell = -1;
       const CellSource::Next n = source.next(cell);
       if (n == CellSource::Next::finished) finished = true;
