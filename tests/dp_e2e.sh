@@ -85,7 +85,7 @@ kill -0 "$launcher" 2> /dev/null && fail "rank 0 still runs 60 s after rank 1 di
 status=0
 wait "$launcher" || status=$?
 [ "$status" -ne 0 ] || fail "the run survived the loss of a rank"
-timeout 120 "${MPIRUN[@]}" -np 2 "$FP4LAB" train "${LONG[@]}" --out cut.h5 > resume.log 2>&1 || fail "resume: $(tail -3 resume.log)"
+timeout 400 "${MPIRUN[@]}" -np 2 "$FP4LAB" train "${LONG[@]}" --out cut.h5 > resume.log 2>&1 || fail "resume: $(tail -3 resume.log)"
 same_runs ref.h5 cut.h5
 echo "== a grid cell with train.ranks 2: fp4lab run starts it under mpirun; the Slurm script under srun"
 printf '%s\n' "name: dp" "base: $SRC/experiments/base/default.yaml" \

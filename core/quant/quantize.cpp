@@ -192,12 +192,11 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   if (!problem.empty()) throw std::invalid_argument(problem);
   const int64_t n = rows * cols;
   if (spec.operand_dtype == OperandDtype::bf16 && spec.quantized()) {  // TE quantizes the bf16 tensor
-    std::vector<float> rounded(static_cast<size_t>(n));
     QuantSpec as_bf16, rest = spec;
     as_bf16.element = ElementFormat::bf16;
     rest.operand_dtype = OperandDtype::fp32;
-    quantize(in, rounded.data(), rows, cols, as_bf16);
-    quantize(rounded.data(), out, rows, cols, rest, rnd, extra, delayed_scale);
+    quantize(in, out, rows, cols, as_bf16);  // in `out`, then quantized there in place
+    quantize(out, out, rows, cols, rest, rnd, extra, delayed_scale);
     return;
   }
   const bool has_codes = spec.element == ElementFormat::fp4_e2m1 || spec.element == ElementFormat::fp8_e4m3 ||

@@ -14,9 +14,9 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 0.019730084 0.0123029581 0.0271572098 0.0215692957 0.0132116675 0.0299269238 "format=mxfp4, train.tokens=786432"
-1 0.00736799443 -0.00470348514 0.019439474 -0.0384099995 -0.0538761145 -0.0229438844 "format=mxfp4, train.tokens=983040"
-2 0.00343872998 -0.0141345473 0.0210120073 -0.0920574274 -0.107820034 -0.076294821 "format=mxfp4, train.tokens=1179648"
+0 0.0163949268 0.00840707211 0.0243827815 0.0200572164 0.00578990161 0.0343245313 "format=mxfp4, train.tokens=786432"
+1 0.0052877531 0.00126654379 0.00930896242 -0.0420458519 -0.0529896785 -0.0311020252 "format=mxfp4, train.tokens=983040"
+2 0.00151054222 -0.0129208851 0.0159419696 -0.0885708479 -0.0990484092 -0.0780932866 "format=mxfp4, train.tokens=1179648"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:2.6]
