@@ -23,11 +23,12 @@ using TileR = Eigen::Map<MatR, 0, Eigen::OuterStride<>>;
 
 // C is cut into a grid of tiles that threads take in any order; the grid is a function of the
 // shape only (never of the thread count), so results do not depend on it. Each tile is one
-// single-threaded product over the whole K (Eigen's, or OpenBLAS's sgemm). A BLAS kernel may sum an element's products in an order
-// that depends on where the element sits in its tile (rows and columns left over from its register
-// blocks take other paths), so tiles have a fixed height and widths that depend on n alone: a row's
-// result then depends only on its index modulo kTileRows, and a data-parallel rank's rows (a
-// multiple of kTileRows) come out exactly as in the whole batch. Both kernels sum that way.
+// single-threaded product over the whole K (Eigen's, or OpenBLAS's sgemm). Such a kernel may sum
+// an element's products in an order that depends on where the element sits in its tile (rows and
+// columns left over from its register blocks take other paths; Eigen's do), so tiles have a fixed
+// height and widths that depend on n alone: a row's result then depends only on its index modulo
+// kTileRows, and a data-parallel rank's rows (a multiple of kTileRows) come out exactly as in the
+// whole batch.
 constexpr int64_t kTileRows = matmul_row_tile;
 constexpr int64_t kMaxTileCols = 128;
 
