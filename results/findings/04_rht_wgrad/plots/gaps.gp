@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 -0.00741842206 -0.0200330808 0.00519623664 -0.00824601294 -0.0245587981 0.00806677226 "variant=no_rht"
+0 -0.00592199534 -0.0215911215 0.00974713077 -0.00592125305 -0.0247322211 0.0128897151 "variant=no_rht"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:0.6]

@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 -0.00258008682 -0.0140334173 0.00887324361 0.000128620008 -0.0139852114 0.0142424514 "variant=rht_all"
+0 0.00321302906 -0.00943634878 0.0158624069 0.00576691058 -0.0108726259 0.022406447 "variant=rht_all"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:0.6]

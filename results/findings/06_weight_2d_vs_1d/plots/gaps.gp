@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 -0.000279284333 -0.0214258156 0.0208672469 -0.001096818 -0.0271185794 0.0249249434 "variant=weights_1d"
+0 -0.0111128083 -0.0248384997 0.00261288308 -0.008969113 -0.0222964859 0.00435825986 "variant=weights_1d"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:0.6]

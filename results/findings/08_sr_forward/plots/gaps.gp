@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 0.030470223 0.0159412274 0.0449992186 0.0353786674 0.0228811199 0.047876215 "variant=sr_forward"
+0 0.0198847859 0.00801965652 0.0317499152 0.0288811846 0.0142794857 0.0434828834 "variant=sr_forward"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:0.6]

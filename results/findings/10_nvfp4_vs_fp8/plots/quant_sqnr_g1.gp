@@ -14,87 +14,45 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $q0 << EOD
 # tokens sqnr_db frac_flushed frac_saturated step
-2048 55.6087545 0 0 1
-262144 55.5554148 0 0 128
-524288 55.5752939 0 0 256
-786432 55.6032124 0 0 384
+2048 31.1170892 0.0219010348 0 1
+262144 31.5237772 0.000239801155 1.791293e-06 128
+524288 31.5072958 0.000262840715 4.0367168e-08 256
+786432 31.5103525 0.000250165425 0 384
 EOD
 $q1 << EOD
 # tokens sqnr_db frac_flushed frac_saturated step
-2048 31.540636 3.46854882e-05 3.12845551e-07 1
-262144 31.581194 0.000207961552 7.41746712e-07 128
-524288 31.5248986 0.00022113134 2.3715711e-07 256
-786432 31.5040051 0.000195129839 4.0367168e-08 384
+2048 27.7657469 0.0552768606 0 1
+262144 31.5316489 8.82695398e-06 4.13359793e-05 128
+524288 31.5259687 2.15291561e-06 1.49627633e-05 256
+786432 31.5121661 1.03339949e-05 2.15291561e-06 384
 EOD
 $q2 << EOD
 # tokens sqnr_db frac_flushed frac_saturated step
-2048 55.6415933 0 0 1
-262144 55.6724084 0 0 128
-524288 55.5773513 0 0 256
-786432 55.6378117 0 0 384
+2048 9.90341571 0.658352782 0 1
+262144 25.4964168 2.66776514e-05 5.80278015e-07 128
+524288 25.4124019 7.17173189e-05 4.49084736e-07 256
+786432 25.5675303 6.93659298e-05 0 384
 EOD
 $q3 << EOD
 # tokens sqnr_db frac_flushed frac_saturated step
-2048 31.5549304 6.99697572e-06 8.50401658e-06 1
-262144 31.5513651 8.28872504e-06 5.05935165e-06 128
-524288 31.5398832 9.14989133e-06 1.04416406e-05 256
-786432 31.5319655 3.12172764e-06 8.71930818e-06 384
+2048 27.7657469 0.0552768606 0 1
+262144 31.5316489 8.82695398e-06 4.13359793e-05 128
+524288 31.5259687 2.15291561e-06 1.49627633e-05 256
+786432 31.5121661 1.03339949e-05 2.15291561e-06 384
 EOD
 $q4 << EOD
 # tokens sqnr_db frac_flushed frac_saturated step
-2048 63.12644 0 0 1
-262144 57.433953 0 0 128
-524288 57.3159281 0 0 256
-786432 57.3753395 0 0 384
+2048 9.90341571 0.658352782 0 1
+262144 25.4964168 2.66776514e-05 5.80278015e-07 128
+524288 25.4124019 7.17173189e-05 4.49084736e-07 256
+786432 25.5675303 6.93659298e-05 0 384
 EOD
 $q5 << EOD
 # tokens sqnr_db frac_flushed frac_saturated step
-2048 25.5611227 6.05507502e-08 4.08717575e-07 1
-262144 25.5887513 6.46883849e-06 5.14681392e-07 128
-524288 25.595877 3.19203371e-05 2.92661966e-07 256
-786432 25.5837675 2.47047062e-05 3.53212719e-07 384
-EOD
-$q6 << EOD
-# tokens sqnr_db frac_flushed frac_saturated step
-2048 55.6415933 0 0 1
-262144 55.6724084 0 0 128
-524288 55.5773513 0 0 256
-786432 55.6378117 0 0 384
-EOD
-$q7 << EOD
-# tokens sqnr_db frac_flushed frac_saturated step
-2048 31.5549304 6.99697572e-06 8.50401658e-06 1
-262144 31.5513651 8.28872504e-06 5.05935165e-06 128
-524288 31.5398832 9.14989133e-06 1.04416406e-05 256
-786432 31.5319655 3.12172764e-06 8.71930818e-06 384
-EOD
-$q8 << EOD
-# tokens sqnr_db frac_flushed frac_saturated step
-2048 63.12644 0 0 1
-262144 57.433953 0 0 128
-524288 57.3159281 0 0 256
-786432 57.3753395 0 0 384
-EOD
-$q9 << EOD
-# tokens sqnr_db frac_flushed frac_saturated step
-2048 25.5611227 6.05507502e-08 4.08717575e-07 1
-262144 25.5887513 6.46883849e-06 5.14681392e-07 128
-524288 25.595877 3.19203371e-05 2.92661966e-07 256
-786432 25.5837675 2.47047062e-05 3.53212719e-07 384
-EOD
-$q10 << EOD
-# tokens sqnr_db frac_flushed frac_saturated step
-2048 55.6087545 0 0 1
-262144 55.5554148 0 0 128
-524288 55.5752939 0 0 256
-786432 55.6032124 0 0 384
-EOD
-$q11 << EOD
-# tokens sqnr_db frac_flushed frac_saturated step
-2048 31.540636 3.46854882e-05 3.12845551e-07 1
-262144 31.581194 0.000207961552 7.41746712e-07 128
-524288 31.5248986 0.00022113134 2.3715711e-07 256
-786432 31.5040051 0.000195129839 4.0367168e-08 384
+2048 31.1170892 0.0219010348 0 1
+262144 31.5237772 0.000239801155 1.791293e-06 128
+524288 31.5072958 0.000262840715 4.0367168e-08 256
+786432 31.5103525 0.000250165425 0 384
 EOD
 set title "Quantization SQNR over training: variant=fp8\nmean over tensors and seeds, per GEMM operand"
 set logscale x
@@ -102,16 +60,10 @@ set format x '%.0s%c'
 set autoscale xfix
 set xlabel 'tokens (log scale)'
 set ylabel 'SQNR (dB)'
-plot $q0 using 1:2 with linespoints lw 1.5 pt 4 ps 0.6 lc rgb '#0072B2' title 'fprop x [bf16 rne]', \
-     $q1 using 1:2 with linespoints lw 1.5 pt 5 ps 0.6 lc rgb '#D55E00' title 'fprop x [fp8_e4m3/tensor fp32 1d rne]', \
-     $q2 using 1:2 with linespoints lw 1.5 pt 6 ps 0.6 lc rgb '#009E73' title 'fprop w [bf16 rne]', \
-     $q3 using 1:2 with linespoints lw 1.5 pt 7 ps 0.6 lc rgb '#CC79A7' title 'fprop w [fp8_e4m3/tensor fp32 1d rne]', \
-     $q4 using 1:2 with linespoints lw 1.5 pt 8 ps 0.6 lc rgb '#E69F00' title 'dgrad dy [bf16 rne]', \
-     $q5 using 1:2 with linespoints lw 1.5 pt 9 ps 0.6 lc rgb '#56B4E9' title 'dgrad dy [fp8_e5m2/tensor fp32 1d rne]', \
-     $q6 using 1:2 with linespoints lw 1.5 pt 4 ps 0.6 lc rgb '#F0E442' title 'dgrad w [bf16 rne]', \
-     $q7 using 1:2 with linespoints lw 1.5 pt 5 ps 0.6 lc rgb '#882255' title 'dgrad w [fp8_e4m3/tensor fp32 1d rne]', \
-     $q8 using 1:2 with linespoints lw 1.5 pt 6 ps 0.6 lc rgb '#44AA99' title 'wgrad dy [bf16 rne]', \
-     $q9 using 1:2 with linespoints lw 1.5 pt 7 ps 0.6 lc rgb '#999933' title 'wgrad dy [fp8_e5m2/tensor fp32 1d rne]', \
-     $q10 using 1:2 with linespoints lw 1.5 pt 8 ps 0.6 lc rgb '#0072B2' title 'wgrad x [bf16 rne]', \
-     $q11 using 1:2 with linespoints lw 1.5 pt 9 ps 0.6 lc rgb '#D55E00' title 'wgrad x [fp8_e4m3/tensor fp32 1d rne]'
+plot $q0 using 1:2 with linespoints lw 1.5 pt 4 ps 0.6 lc rgb '#0072B2' title 'fprop x [fp8_e4m3/tensor fp32 1d rne delayed bf16-in]', \
+     $q1 using 1:2 with linespoints lw 1.5 pt 5 ps 0.6 lc rgb '#D55E00' title 'fprop w [fp8_e4m3/tensor fp32 1d rne delayed bf16-in]', \
+     $q2 using 1:2 with linespoints lw 1.5 pt 6 ps 0.6 lc rgb '#009E73' title 'dgrad dy [fp8_e5m2/tensor fp32 1d rne delayed bf16-in]', \
+     $q3 using 1:2 with linespoints lw 1.5 pt 7 ps 0.6 lc rgb '#CC79A7' title 'dgrad w [fp8_e4m3/tensor fp32 1d rne delayed bf16-in]', \
+     $q4 using 1:2 with linespoints lw 1.5 pt 8 ps 0.6 lc rgb '#E69F00' title 'wgrad dy [fp8_e5m2/tensor fp32 1d rne delayed bf16-in]', \
+     $q5 using 1:2 with linespoints lw 1.5 pt 9 ps 0.6 lc rgb '#56B4E9' title 'wgrad x [fp8_e4m3/tensor fp32 1d rne delayed bf16-in]'
 unset output
