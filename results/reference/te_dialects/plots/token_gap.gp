@@ -1,0 +1,40 @@
+# fp4lab plot 'token_gap' (written by fp4lab; data inline).
+# Re-render: gnuplot token_gap.gp   or   gnuplot -e "fmt='svg'" token_gap.gp
+if (!exists("fmt")) fmt = 'png'
+if (!exists("out")) out = 'token_gap.' . fmt
+if (fmt eq 'svg') {
+  set terminal svg noenhanced size 960,600 dynamic background rgb 'white' font 'Sans,12'
+} else {
+  set terminal pngcairo noenhanced size 960,600 font 'Sans,10'
+}
+set output out
+set encoding utf8
+set grid lc rgb '#dddddd'
+set key below center horizontal Left reverse noautotitle
+set offsets 0, 0, graph 0.06, graph 0.06
+$tok << EOD
+# x gap_pct lo hi censored label
+0 5.01181383 5.01181383 5.01181383 1 "variant=nvfp4"
+1 4.93609957 4.93609957 4.93609957 1 "variant=te_nvfp4"
+2 3.37205191 3.37205191 3.37205191 1 "variant=te_nvfp4_no_rht"
+3 4.96409413 4.96409413 4.96409413 1 "variant=nvfp4_mlp"
+4 5.01181383 5.01181383 5.01181383 1 "variant=nvfp4_mlp_no_rht"
+5 3.51198468 3.51198468 3.51198468 1 "variant=4over6_mae_448"
+6 5.01181383 5.01181383 5.01181383 1 "variant=4over6_mse_448"
+7 5.01181383 5.01181383 5.01181383 1 "variant=4over6_mae_256"
+8 3.44691541 3.44691541 3.44691541 1 "variant=te_nvfp4_1d_weight"
+9 0.0614399782 0.0614399782 0.0614399782 1 "variant=fp8"
+10 1.38145564 1.38145564 1.38145564 1 "variant=fp8_delayed"
+11 5.01181383 5.01181383 5.01181383 1 "variant=row_scaled_x"
+EOD
+set title "Extra tokens to reach the target loss (target: baseline_final)\nT_config / T_baseline - 1, mean over seeds; bars: 95% CI"
+set xrange [-0.6:11.6]
+set xtics rotate by -25 left
+set bmargin 8
+set xzeroaxis lt 1 lc rgb '#555555'
+set ylabel 'token gap (%)'
+set xlabel 'config'
+plot $tok using 1:($5 == 0 ? $2 : NaN):($5 == 0 ? $3 : NaN):($5 == 0 ? $4 : NaN):xtic(6) with yerrorbars pt 7 ps 1.2 lc rgb '#0072B2' title 'reached the target', \
+     $tok using 1:($5 == 1 ? $2 : NaN) with points pt 9 ps 1.6 lc rgb '#D55E00' title 'never reached within budget (lower bound)', \
+     $tok using 1:($5 == 1 ? $2 : NaN):(sprintf('> %.1f%%', $2)) with labels offset 0,1.2 notitle
+unset output
