@@ -59,4 +59,8 @@ with h5py.File(sys.argv[1], "r") as a, h5py.File(sys.argv[2], "r") as b:
     for d in ("steps/step", "steps/train_loss", "steps/grad_norm", "val/loss"):
         assert a[d][()].tobytes() == b[d][()].tobytes(), f"{d} differs after SIGINT and resume"
 EOF
+# A bad FP4LAB_GEMM is an error before any file is written.
+got=0
+FP4LAB_GEMM=bogus "$FP4LAB" train run.yaml --threads 1 --out bogus.h5 > bogus.log 2>&1 || got=$?
+[ "$got" -eq 1 ] && grep -q "FP4LAB_GEMM=bogus" bogus.log && [ ! -e bogus.h5 ] || fail "FP4LAB_GEMM=bogus: exit $got, $(cat bogus.log)"
 echo "train_cli: all checks passed"

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "core/config/value.hpp"
+#include "core/ops/matmul.hpp"
 #include "experiments/cli/commands.hpp"
 
 int main(int argc, char** argv) {
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
   add_grid_commands(app);
   add_analysis_commands(app);
   try {
+    fp4lab::gemm_engine();  // a bad FP4LAB_GEMM stops here, before any file is written
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
