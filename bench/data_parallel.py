@@ -23,25 +23,14 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import h5py
+from timed_run import ROOT, model_config, read_run, train_command
 
-ROOT = Path(__file__).resolve().parent.parent
 WARMUP = 1
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 
 
 def train_cmd(binary, out, batch, shards, args):
-    return [binary, "train", str(ROOT / "experiments/base/default.yaml"), "--out", str(out), "--threads", "1",
-            "--set", f"model={args.model}", "--set", f"recipe={args.recipe}",
-            "--set", f"train.batch_size={batch}", "--set", f"train.batch_shards={shards}",
-            "--set", f"train.tokens={args.steps * batch * args.seq}",
-            "--set", "train.telemetry_interval=0", "--set", "train.checkpoint_interval=0",
-            "--set", f"train.val_interval_tokens={10 * args.steps * batch * args.seq}", "--set", "train.val_tokens=1"]
-
-
-def steps_of(path):
-    with h5py.File(path, "r") as f:
-        return list(f["steps/step_seconds"][WARMUP:]), f["steps/train_loss"][:].tobytes(), f.attrs["gemm_engine"]
+    return train_command(binary, out, args.model, args.recipe, 1, batch, args.steps, f"train.batch_shards={shards}")
 
 
 def run(binary, mode, args):
@@ -63,9 +52,9 @@ def run(binary, mode, args):
                      for i, o in enumerate(outs)]
             if any(p.wait() != 0 for p in procs):
                 raise SystemExit("an independent run failed")
-            medians = [statistics.median(steps_of(o)[0]) for o in outs]
-            return max(medians), None, steps_of(outs[0])[2]
-        secs, loss, engine = steps_of(out)
+            runs = [read_run(o, WARMUP) for o in outs]
+            return max(statistics.median(r[0]) for r in runs), None, runs[0][2]
+        secs, loss, engine = read_run(out, WARMUP)
         return statistics.median(secs), loss, engine
 
 
@@ -80,7 +69,7 @@ def main():
     ap.add_argument("--steps", type=int, default=6)
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
-    args.seq = {"tiny": 64, "mini": 128, "small": 128, "medium": 256}.get(args.model, 256)
+    args.seq = model_config(args.model)["seq_len"]
     modes = ["one", "dp", "solo"]
     times = {m: [] for m in modes}
     losses, engines = {}, set()

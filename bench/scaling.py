@@ -30,22 +30,13 @@ import tempfile
 import time
 from pathlib import Path
 
-import h5py
+from timed_run import model_config, timed_run
 
 ROOT = Path(__file__).resolve().parent.parent
 WARMUP = 2
 GROUPS = ["gemm", "quantizer", "attention", "norm_elementwise", "embedding_loss", "optimizer", "other"]
 TARGETS = {"medium": 0.70, "small": 0.50}  # E at 16 threads (issue 12)
 TARGET_THREADS = 16
-
-
-def seq_len(model):
-    """seq_len of a model preset, read from experiments/models/MODEL.yaml (flat key: value lines)."""
-    for line in (ROOT / "experiments" / "models" / f"{model}.yaml").read_text().splitlines():
-        key, _, value = line.split("#")[0].partition(":")
-        if key.strip() == "seq_len":
-            return int(value)
-    raise SystemExit(f"{model}: no seq_len")
 
 
 def blas_env(threads, coretype):
@@ -57,17 +48,8 @@ def blas_env(threads, coretype):
 
 def step_seconds(binary, model, recipe, threads, steps, batch, coretype):
     """Measured step times of one training run, and its GEMM engine."""
-    tokens = steps * batch * seq_len(model)
-    with tempfile.TemporaryDirectory() as d:
-        run = Path(d) / "run.h5"
-        cmd = [binary, "train", str(ROOT / "experiments/base/default.yaml"), "--out", str(run),
-               "--threads", str(threads), "--set", f"model={model}", "--set", f"recipe={recipe}",
-               "--set", f"train.batch_size={batch}", "--set", f"train.tokens={tokens}",
-               "--set", "train.telemetry_interval=0", "--set", "train.checkpoint_interval=0",
-               "--set", f"train.val_interval_tokens={10 * tokens}", "--set", "train.val_tokens=1"]
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=blas_env(threads, coretype))
-        with h5py.File(run, "r") as f:
-            return list(f["steps/step_seconds"][WARMUP:]), f.attrs["gemm_engine"]
+    secs, _, engine = timed_run(binary, model, recipe, threads, batch, steps, WARMUP, env=blas_env(threads, coretype))
+    return secs, engine
 
 
 def bench_json(binary, bench_filter, threads, min_time, coretype=""):
@@ -111,7 +93,7 @@ def scaling(a, threads):
     print(f"  {'model':7s} {'recipe':6s} {'threads':>7s} {'tokens/s':>9s} {'step ms':>8s} {'efficiency':>10s}  per round")
     efficiency = {}
     for m, r, t in cells:
-        tokens = a.batch * seq_len(m)
+        tokens = a.batch * model_config(m)["seq_len"]
         step = statistics.median(secs[(m, r, t)])
         per_round = [b * threads[0] / (t * x) for x, b in zip(round_median[(m, r, t)], round_median[(m, r, threads[0])])]
         e = efficiency[(m, r, t)] = statistics.median(per_round)

@@ -13,47 +13,23 @@ ratios are also printed per round, so their spread is visible.
 """
 import argparse
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-import h5py
 import torch
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from torch_crosscheck import llama_loss  # noqa: E402  (the one PyTorch Llama of the project)
+from timed_run import model_config, timed_run  # noqa: E402
 
 WARMUP = 2
 
 
-def model_config(name):
-    """d_model etc. of a preset, read from experiments/models/NAME.yaml (flat key: value lines)."""
-    cfg = {"vocab": 256, "rope_theta": 10000.0, "norm_eps": 1e-5}
-    for line in (ROOT / "experiments" / "models" / f"{name}.yaml").read_text().splitlines():
-        line = line.split("#")[0].strip()
-        if ":" in line:
-            k, v = (s.strip() for s in line.split(":", 1))
-            cfg[k] = int(v)
-    return cfg
-
-
 def fp4lab_step_seconds(binary, model, recipe, steps, batch, threads):
     """Measured step times of one fp4lab training run."""
-    cfg = model_config(model)
-    tokens = steps * batch * cfg["seq_len"]
-    with tempfile.TemporaryDirectory() as d:
-        run = Path(d) / "run.h5"
-        cmd = [binary, "train", str(ROOT / "experiments/base/default.yaml"), "--out", str(run),
-               "--threads", str(threads), "--set", f"model={model}", "--set", f"recipe={recipe}",
-               "--set", f"train.batch_size={batch}", "--set", f"train.tokens={tokens}",
-               "--set", "train.telemetry_interval=0", "--set", "train.checkpoint_interval=0",
-               "--set", f"train.val_interval_tokens={10 * tokens}", "--set", "train.val_tokens=1"]
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        with h5py.File(run, "r") as f:
-            return list(f["steps/step_seconds"][WARMUP:])
+    return timed_run(binary, model, recipe, threads, batch, steps, WARMUP)[0]
 
 
 def torch_step_seconds(model, steps, batch, threads):
