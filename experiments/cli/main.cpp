@@ -12,6 +12,10 @@ int main(int argc, char** argv) {
   CLI::App app{"fp4lab: 4-bit LLM pretraining research harness"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every subcommand");
+  app.footer(
+      "Environment: FP4LAB_GEMM=eigen|openblas picks the GEMM engine (default: OpenBLAS where it runs "
+      "AVX-512 kernels, else Eigen; recorded in run files as gemm_engine); FP4LAB_PRESETS=DIR is where "
+      "presets are looked up.");
   add_quantize_command(app);
   add_formats_command(app);
   add_train_command(app);
