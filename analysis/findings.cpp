@@ -22,6 +22,19 @@ std::string to_string(Verdict v) {
   return "";
 }
 
+double sign_test_p(int k, int n) {
+  if (n <= 0) return 1.0;
+  const int tail = std::max(k, n - k);  // the more extreme side of the observed split
+  // P(X >= tail), X ~ Binomial(n, 1/2): binomial coefficients in doubles (exact up to n = 56),
+  // so p = 2·7/64 prints as 0.2188 and 2/64 as 0.0312
+  double upper = 0.0, choose = 1.0;  // C(n, i)
+  for (int i = 0; i <= n; ++i) {
+    if (i >= tail) upper += choose;
+    choose = choose * (n - i) / (i + 1);
+  }
+  return std::min(1.0, 2 * std::ldexp(upper, -n));
+}
+
 VerdictResult decide(const SeedStats& stats, const std::vector<double>& per_seed, const std::vector<int>& bounds,
                      int direction, double confidence) {
   VerdictResult r;
@@ -53,9 +66,13 @@ VerdictResult decide(const SeedStats& stats, const std::vector<double>& per_seed
     if (per_seed[i] > 0 && b >= 0) ++positive;
     if (per_seed[i] < 0 && b <= 0) ++negative;
   }
-  const double p = 2 * std::pow(0.5, n);
-  const int side = positive == n ? 1 : negative == n ? -1 : 0;
-  r.rule = "censored: sign test over " + std::to_string(n) + " seeds (p = " + std::to_string(p).substr(0, 6) + ")";
+  const int k = std::max(positive, negative);
+  const double p = sign_test_p(k, n);
+  const int side = positive > negative ? 1 : negative > positive ? -1 : 0;
+  char text[160];
+  std::snprintf(text, sizeof text, "censored: sign test, %d of %d seeds %s 0 (exact two-sided p = %.4f)", k, n,
+                side >= 0 ? "above" : "below", p);
+  r.rule = text;
   if (side != 0 && p < 1 - confidence) r.verdict = side == direction ? Verdict::agrees : Verdict::contradicts;
   else r.verdict = Verdict::inconclusive;
   return r;

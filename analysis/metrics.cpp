@@ -765,10 +765,12 @@ void comparison_analysis(AnalysisReport& rep, const AnalysisSettings& manifest, 
         auto fam = rep.groups[size_t(g)].vary;
         fam.erase(budget_key);
         for (int h : as) {
-          auto hv = rep.groups[size_t(h)].vary;
-          const auto it = hv.find(budget_key);
+          const auto& vary_h = rep.groups[size_t(h)].vary;
+          const auto it = vary_h.find(budget_key);
+          if (it == vary_h.end()) continue;
+          auto hv = vary_h;
           hv.erase(budget_key);
-          if (hv != fam || it == rep.groups[size_t(h)].vary.end()) continue;
+          if (hv != fam) continue;
           done.insert(h);
           family.push_back({std::strtod(it->second.c_str(), nullptr), h});
         }

@@ -31,13 +31,34 @@ TEST(Verdict, CiContainingZeroIsInconclusiveWithTheMinimumDetectableEffect) {
   EXPECT_EQ(decide(SeedStats{}, {}, {}, +1, 0.95).verdict, Verdict::no_data);
 }
 
+TEST(Verdict, SignTestPIsTheObservedOutcomes) {
+  EXPECT_NEAR(sign_test_p(6, 6), 2.0 / 64, 1e-12);
+  EXPECT_NEAR(sign_test_p(5, 6), 2.0 * 7 / 64, 1e-12);
+  EXPECT_NEAR(sign_test_p(1, 6), 2.0 * 7 / 64, 1e-12);  // symmetric
+  EXPECT_NEAR(sign_test_p(3, 6), 1.0, 1e-12);           // capped at 1
+  EXPECT_NEAR(sign_test_p(8, 10), 2.0 * 56 / 1024, 1e-12);
+  EXPECT_EQ(sign_test_p(0, 0), 1.0);
+}
+
 TEST(Verdict, CensoredValuesUseASignTest) {
   // Lower bounds above 0 count for "A needs more tokens"; 6 seeds: p = 2/64 < 0.05.
   const std::vector<double> xs = {0.1, 0.3, 0.2, 0.05, 0.4, 0.1};
   const std::vector<int> lower = {1, 1, 0, 1, 0, 0};
   const VerdictResult v = decide(seed_stats(xs), xs, lower, +1, 0.95);
   EXPECT_EQ(v.verdict, Verdict::agrees);
-  EXPECT_NE(v.rule.find("sign test over 6 seeds"), std::string::npos) << v.rule;
+  EXPECT_NE(v.rule.find("6 of 6 seeds above 0 (exact two-sided p = 0.0312)"), std::string::npos) << v.rule;
+  // 5 of 6 on the published side: the observed outcome's p (2 * 7/64 = 0.219), not the 6-of-6 one.
+  std::vector<double> mixed = xs;
+  mixed[3] = -0.05;
+  const VerdictResult m = decide(seed_stats(mixed), mixed, lower, +1, 0.95);
+  EXPECT_EQ(m.verdict, Verdict::inconclusive);
+  EXPECT_NE(m.rule.find("5 of 6 seeds above 0 (exact two-sided p = 0.2188)"), std::string::npos) << m.rule;
+  // 9 of 10: p = 2 * 11/1024 = 0.0215 < 0.05, agrees although one seed points the other way.
+  const std::vector<double> ten = {0.1, 0.2, 0.1, 0.3, 0.2, 0.1, 0.2, 0.1, 0.1, -0.1};
+  const std::vector<int> ten_bounds = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  const VerdictResult t = decide(seed_stats(ten), ten, ten_bounds, +1, 0.95);
+  EXPECT_EQ(t.verdict, Verdict::agrees);
+  EXPECT_NE(t.rule.find("9 of 10 seeds above 0 (exact two-sided p = 0.0215)"), std::string::npos) << t.rule;
   // 5 seeds: p = 1/16 > 0.05, inconclusive however clear the signs.
   const std::vector<double> five(xs.begin(), xs.begin() + 5);
   EXPECT_EQ(decide(seed_stats(five), five, {1, 1, 0, 1, 0}, +1, 0.95).verdict, Verdict::inconclusive);

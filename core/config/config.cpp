@@ -236,6 +236,11 @@ FieldTable make_table() {
                        [](Config& c) -> AmaxAlgo& { return c.recipe.delayed.algo; });
   t.add_float("recipe.margin", "delayed scaling: scale = fp8_max * 2^-margin / amax",
               [](Config& c) -> double& { return c.recipe.delayed.margin; });
+  t.add_enum<GemmNumerics>("recipe.gemm_numerics",
+                           "FP4 x FP4 GEMMs: fp32 product of the dequantized operands, or exact integer products "
+                           "per block with one scale multiply per block and fp32 accumulation across blocks",
+                           {GemmNumerics::dequant_fp32, GemmNumerics::block_exact},
+                           [](Config& c) -> GemmNumerics& { return c.recipe.gemm_numerics; });
   t.omit_default = false;
   // optim
   t.add_float("optim.lr", "peak learning rate", [](Config& c) -> double& { return c.optim.lr; });

@@ -67,6 +67,7 @@ LinearRecipe resolve_linear(const RecipeConfig& r, LayerKind kind, int block, in
   }
   for (QuantSpec* s : {&out.fprop_x, &out.fprop_w, &out.dgrad_dy, &out.dgrad_w, &out.wgrad_dy, &out.wgrad_x})
     if (s->operand_dtype == OperandDtype::inherit) s->operand_dtype = r.operand_dtype;
+  out.numerics = r.gemm_numerics;
   return out;
 }
 

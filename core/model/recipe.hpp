@@ -48,6 +48,9 @@ struct RecipeConfig {
   // The operand dtype of every operand whose spec says `inherit` (fp32, or bf16 as TE).
   OperandDtype operand_dtype = OperandDtype::fp32;
   DelayedScalingConfig delayed;  // amax history of Scaling::delayed operands
+  // FP4 × FP4 GEMMs: dequantize to fp32 and multiply, or block-scaled integer products
+  // (core/ops/fp4_gemm.hpp); every LinearRecipe resolve_linear returns carries it.
+  GemmNumerics gemm_numerics = GemmNumerics::dequant_fp32;
 };
 
 // The recipe for one linear layer (block index in [0, n_blocks); lm_head ignores it).

@@ -119,7 +119,7 @@ NonfiniteFinding quantized_operand_finding(const OperandCopy& copy, const Operan
 // copy = Q(operand) as a [rows, cols] matrix, a delayed-scaling operand with the scale of `ds`.
 // Throws NonfiniteError when the sentinel fires.
 const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& spec, const LinearQuant& q,
-                  int role, int operand, const DelayedScaling& ds) {
+                  int role, int operand, const DelayedScaling& ds, bool want_fp4 = false) {
   const int64_t rows = o.rows, cols = o.cols;
   copy.values.resize(size_t(rows * cols));
   const float* in = prepare(copy.values.data(), o, q, role, operand);
@@ -128,6 +128,13 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
   QuantOutputs extra;
   extra.nonfinite = &nonfinite;
   if (spec.scaling == Scaling::delayed) extra.global_amax = &copy.amax;
+  float tensor_amax = 0.0f;
+  if (want_fp4) {
+    extra.codes = &copy.codes;
+    extra.scales = &copy.scale_bytes;
+    extra.global_amax = &tensor_amax;
+    extra.row_amax = &copy.row_amax;
+  }
   if (token_operand(role, operand)) extra.reduce_amax = q.reduce_amax;
   std::vector<float> x;  // telemetry only: [rows, cols] what the quantizer rounds (`in`, or in·H)
   try {
@@ -153,7 +160,9 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
   }
   copy.spec = spec;
   copy.valid = true;
+  copy.fp4.valid = false;
   if (nonfinite) throw NonfiniteError(quantized_operand_finding(copy, o, q, role, operand));
+  if (want_fp4) fp4_operand_from_codes(copy.fp4, spec, rows, cols, copy.codes, copy.scale_bytes, tensor_amax, copy.row_amax);
   if (q.collect_stats) {
     copy.bias = quant_bias(x.data(), copy.values.data(), rows, cols);
     copy.sr_rms.fill(std::numeric_limits<float>::quiet_NaN());
@@ -200,16 +209,31 @@ void note_amax(LinearState& st, const LinearQuant& q, int role, int operand, con
   throw NonfiniteError(std::move(f));
 }
 
-// out [m, n] += op(A)·op(B), the product rounded to bf16 first when the recipe says so. Returns
-// whether `out` is finite afterwards.
-bool accumulate_product(float* out, const float* a, Trans ta, const float* b, Trans tb, int64_t m,
-                        int64_t n, int64_t k, bool bf16_output, std::vector<float>& tmp) {
+// A GEMM's product into c [m, n], overwritten or (accumulate) added: an fp32 matmul of the
+// (dequantized) operands, or a block-scaled FP4 product.
+struct Product {
+  const float* a = nullptr;
+  Trans ta = Trans::n;
+  const float* b = nullptr;
+  Trans tb = Trans::n;
+  int64_t k = 0;
+  Fp4View fa, fb;  // block_exact when set
+  void operator()(float* c, int64_t m, int64_t n, bool accumulate) const {
+    if (fa.op) fp4_matmul(c, fa, fb, accumulate);
+    else matmul(c, a, ta, b, tb, m, n, k, accumulate);
+  }
+};
+
+// out [m, n] += the product, rounded to bf16 first when the recipe says so. Returns whether `out`
+// is finite afterwards.
+bool accumulate_product(float* out, const Product& product, int64_t m, int64_t n, bool bf16_output,
+                        std::vector<float>& tmp) {
   if (!bf16_output) {
-    matmul(out, a, ta, b, tb, m, n, k, true);
+    product(out, m, n, true);
     return all_finite(out, m * n);
   }
   tmp.resize(size_t(m * n));
-  matmul(tmp.data(), a, ta, b, tb, m, n, k, false);
+  product(tmp.data(), m, n, false);
   quantize(tmp.data(), tmp.data(), m, n, bf16_spec());
   const OpScope op_scope(OpGroup::norm_elementwise);  // the accumulation below
   const int64_t total = m * n;
@@ -243,6 +267,10 @@ bool dgrad_reuses_fprop_w(const LinearRecipe& r, const LinearState& st) {
 }
 
 }  // namespace
+
+bool uses_block_exact(GemmNumerics numerics, const QuantSpec& a, const QuantSpec& b) {
+  return numerics == GemmNumerics::block_exact && fp4_blockable(a) && fp4_blockable(b) && a.block == b.block;
+}
 
 bool LinearRecipe::any_quantized() const {
   return fprop_x.quantized() || fprop_w.quantized() || dgrad_dy.quantized() ||
@@ -302,10 +330,12 @@ void linear_forward(float* y, LinearInput& x, const float* w, int64_t n, const L
 
   const OperandSource ops[2] = {{x.x, false, m, k}, {w, false, n, k}};  // X [M, K], W [N, K]
   const bool quantized[2] = {r.fprop_x.quantized(), r.fprop_w.quantized()};
+  const bool exact = uses_block_exact(r.numerics, r.fprop_x, r.fprop_w);
+  st.numerics[kFprop] = exact ? GemmNumerics::block_exact : GemmNumerics::dequant_fp32;
   const float* xa = x.x;  // [M, K]
   if (quantized[kOperandA]) {
-    if (!(x.fprop.valid && x.fprop.spec == r.fprop_x))
-      fill(x.fprop, ops[kOperandA], r.fprop_x, q, kFprop, kOperandA, st.delayed[kFprop][kOperandA]);
+    if (!(x.fprop.valid && x.fprop.spec == r.fprop_x && (!exact || x.fprop.fp4.valid)))
+      fill(x.fprop, ops[kOperandA], r.fprop_x, q, kFprop, kOperandA, st.delayed[kFprop][kOperandA], exact);
     note_amax(st, q, kFprop, kOperandA, x.fprop);
     xa = x.fprop.values.data();
     st.used[kFprop][kOperandA] = &x.fprop;
@@ -313,11 +343,14 @@ void linear_forward(float* y, LinearInput& x, const float* w, int64_t n, const L
   const float* wb = w;  // [N, K]
   st.w_fprop.valid = false;
   if (quantized[kOperandB]) {
-    wb = fill(st.w_fprop, ops[kOperandB], r.fprop_w, q, kFprop, kOperandB, st.delayed[kFprop][kOperandB]);
+    // dgrad may take its block_exact Q(Wᵀ) from these codes (dgrad_reuses_fprop_w)
+    const bool fp4 = exact || uses_block_exact(r.numerics, r.dgrad_dy, r.dgrad_w);
+    wb = fill(st.w_fprop, ops[kOperandB], r.fprop_w, q, kFprop, kOperandB, st.delayed[kFprop][kOperandB], fp4);
     note_amax(st, q, kFprop, kOperandB, st.w_fprop);
     st.used[kFprop][kOperandB] = &st.w_fprop;
   }
-  matmul(y, xa, Trans::n, wb, Trans::t, m, n, k, false);  // [M, N]
+  if (exact) fp4_matmul(y, whole(x.fprop.fp4), whole(st.w_fprop.fp4), false);  // [M, N]
+  else matmul(y, xa, Trans::n, wb, Trans::t, m, n, k, false);
   bool nonfinite = false;
   if (r.bf16_output) quantize(y, y, m, n, bf16_spec(), {}, QuantOutputs{.nonfinite = &nonfinite});
   else nonfinite = !all_finite(y, m * n);
@@ -341,9 +374,13 @@ void linear_backward(float* dx, float* const* dw, int shards, const float* dy, L
     throw std::logic_error("dgrad w from the forward copy: the forward pass has not run on this weight");
   const OperandSource dgrad_ops[2] = {{dy, false, m, n}, {w_from_fprop ? st.w_fprop.values.data() : w, true, k, n}};
   const bool dgrad_quantized[2] = {r.dgrad_dy.quantized(), r.dgrad_w.quantized()};
+  const bool dgrad_exact = uses_block_exact(r.numerics, r.dgrad_dy, r.dgrad_w);
+  st.numerics[kDgrad] = dgrad_exact ? GemmNumerics::block_exact : GemmNumerics::dequant_fp32;
+  Product dgrad_product;
   const float* dya = dy;  // [M, N]
   if (dgrad_quantized[kOperandA]) {
-    dya = fill(sc.dy_dgrad, dgrad_ops[kOperandA], r.dgrad_dy, q, kDgrad, kOperandA, st.delayed[kDgrad][kOperandA]);
+    dya = fill(sc.dy_dgrad, dgrad_ops[kOperandA], r.dgrad_dy, q, kDgrad, kOperandA, st.delayed[kDgrad][kOperandA],
+               dgrad_exact);
     note_amax(st, q, kDgrad, kOperandA, sc.dy_dgrad);
     st.used[kDgrad][kOperandA] = &sc.dy_dgrad;
   }
@@ -353,28 +390,43 @@ void linear_backward(float* dx, float* const* dw, int shards, const float* dy, L
     if (dgrad_reuses_fprop_w(r, st)) {
       wb = st.w_fprop.values.data();  // Q(W) [N, K] = Q(Wᵀ)ᵀ
       st.used[kDgrad][kOperandB] = &st.w_fprop;
+      if (dgrad_exact) {
+        fp4_transpose_tiles(sc.w_dgrad_fp4, st.w_fprop.fp4);
+        dgrad_product.fb = whole(sc.w_dgrad_fp4);
+      }
     } else {
-      wb = fill(sc.w_dgrad, dgrad_ops[kOperandB], r.dgrad_w, q, kDgrad, kOperandB, st.delayed[kDgrad][kOperandB]);
+      wb = fill(sc.w_dgrad, dgrad_ops[kOperandB], r.dgrad_w, q, kDgrad, kOperandB, st.delayed[kDgrad][kOperandB],
+                dgrad_exact);
       note_amax(st, q, kDgrad, kOperandB, sc.w_dgrad);
       wt = Trans::t;
       st.used[kDgrad][kOperandB] = &sc.w_dgrad;
+      if (dgrad_exact) dgrad_product.fb = whole(sc.w_dgrad.fp4);
     }
   }
-  if (!accumulate_product(dx, dya, Trans::n, wb, wt, m, k, n, r.bf16_output, sc.out))
+  if (dgrad_exact) dgrad_product.fa = whole(sc.dy_dgrad.fp4);
+  else dgrad_product = Product{dya, Trans::n, wb, wt, n, {}, {}};
+  if (!accumulate_product(dx, dgrad_product, m, k, r.bf16_output, sc.out))
     throw_output_finding(dx, m, k, dgrad_ops, dgrad_quantized, kDgrad);
 
   // wgrad: dW [N, K] += Q(dYᵀ) [N, M] · Q(Xᵀ)ᵀ, both copies along the tokens M; Xᵀ from X or from
   // the forward copy Q(X) (remade when the input was rebound since: same spec, scale and stream)
   const bool x_from_fprop = r.wgrad_x.source == CopySource::fprop && r.fprop_x.quantized();
   if (x_from_fprop && !(x.fprop.valid && x.fprop.spec == r.fprop_x))
-    fill(x.fprop, OperandSource{x.x, false, m, k}, r.fprop_x, q, kFprop, kOperandA, st.delayed[kFprop][kOperandA]);
+    fill(x.fprop, OperandSource{x.x, false, m, k}, r.fprop_x, q, kFprop, kOperandA, st.delayed[kFprop][kOperandA],
+         uses_block_exact(r.numerics, r.fprop_x, r.fprop_w));
+  if (shards < 1 || m % shards != 0)
+    throw std::invalid_argument("wgrad: " + std::to_string(shards) + " shards do not divide " + std::to_string(m) + " tokens");
+  const int64_t ms = m / shards;
+  const bool wgrad_exact = uses_block_exact(r.numerics, r.wgrad_dy, r.wgrad_x) && ms % r.wgrad_dy.block == 0;
+  st.numerics[kWgrad] = wgrad_exact ? GemmNumerics::block_exact : GemmNumerics::dequant_fp32;
   const OperandSource wgrad_ops[2] = {{dy, true, n, m},
                                       {x_from_fprop ? x.fprop.values.data() : x.x, true, k, m}};  // dYᵀ, Xᵀ
   const bool wgrad_quantized[2] = {r.wgrad_dy.quantized(), r.wgrad_x.quantized()};
   const float* dyw = dy;  // dY [M, N] used transposed, or Q(dYᵀ) [N, M]
   Trans dyt = Trans::t;
   if (wgrad_quantized[kOperandA]) {
-    dyw = fill(sc.dy_wgrad, wgrad_ops[kOperandA], r.wgrad_dy, q, kWgrad, kOperandA, st.delayed[kWgrad][kOperandA]);
+    dyw = fill(sc.dy_wgrad, wgrad_ops[kOperandA], r.wgrad_dy, q, kWgrad, kOperandA, st.delayed[kWgrad][kOperandA],
+               wgrad_exact);
     note_amax(st, q, kWgrad, kOperandA, sc.dy_wgrad);
     dyt = Trans::n;
     st.used[kWgrad][kOperandA] = &sc.dy_wgrad;
@@ -382,8 +434,8 @@ void linear_backward(float* dx, float* const* dw, int shards, const float* dy, L
   const float* xw = x.x;  // X [M, K] as stored, or Q(Xᵀ) [K, M] used transposed
   Trans xt = Trans::n;
   if (wgrad_quantized[kOperandB]) {
-    if (!(x.wgrad.valid && x.wgrad.spec == r.wgrad_x))
-      fill(x.wgrad, wgrad_ops[kOperandB], r.wgrad_x, q, kWgrad, kOperandB, st.delayed[kWgrad][kOperandB]);
+    if (!(x.wgrad.valid && x.wgrad.spec == r.wgrad_x && (!wgrad_exact || x.wgrad.fp4.valid)))
+      fill(x.wgrad, wgrad_ops[kOperandB], r.wgrad_x, q, kWgrad, kOperandB, st.delayed[kWgrad][kOperandB], wgrad_exact);
     note_amax(st, q, kWgrad, kOperandB, x.wgrad);
     xw = x.wgrad.values.data();
     xt = Trans::t;
@@ -391,10 +443,13 @@ void linear_backward(float* dx, float* const* dw, int shards, const float* dy, L
   }
   // One product per shard of the tokens, each into its own gradient: a copy along the tokens
   // ([*, M], used as is) gives a column slice, a tensor read transposed ([M, *]) a row slice.
-  if (shards < 1 || m % shards != 0)
-    throw std::invalid_argument("wgrad: " + std::to_string(shards) + " shards do not divide " + std::to_string(m) + " tokens");
-  const int64_t ms = m / shards;
   for (int s = 0; s < shards; ++s) {
+    if (wgrad_exact) {
+      const Product product{.fa = {&sc.dy_wgrad.fp4, s * ms, ms}, .fb = {&x.wgrad.fp4, s * ms, ms}};
+      if (!accumulate_product(dw[s], product, n, k, r.bf16_output, sc.out))
+        throw_output_finding(dw[s], n, k, wgrad_ops, wgrad_quantized, kWgrad);
+      continue;
+    }
     const float* a = dyw;
     const float* b = xw;
     if (shards > 1) {
@@ -403,7 +458,7 @@ void linear_backward(float* dx, float* const* dw, int shards, const float* dy, L
       if (xt == Trans::t) b = column_slice(sc.shard_x, xw, k, m, s * ms, ms);
       else b = xw + s * ms * k;
     }
-    if (!accumulate_product(dw[s], a, dyt, b, xt, n, k, ms, r.bf16_output, sc.out))
+    if (!accumulate_product(dw[s], Product{a, dyt, b, xt, ms, {}, {}}, n, k, r.bf16_output, sc.out))
       throw_output_finding(dw[s], n, k, wgrad_ops, wgrad_quantized, kWgrad);
   }
 }

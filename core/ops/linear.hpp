@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ops/fp4_gemm.hpp"
 #include "core/quant/quant_bias.hpp"
 #include "core/quant/quantize.hpp"
 
@@ -25,6 +26,9 @@ namespace fp4lab {
 struct LinearRecipe {
   QuantSpec fprop_x, fprop_w, dgrad_dy, dgrad_w, wgrad_dy, wgrad_x;
   bool bf16_output = false;  // round each GEMM output to bf16, as the real recipe emits it
+  // How a GEMM whose operands are both FP4 blocks along its contraction axis is computed (see
+  // uses_block_exact); every other GEMM is an fp32 product of the dequantized operands.
+  GemmNumerics numerics = GemmNumerics::dequant_fp32;
   bool operator==(const LinearRecipe&) const = default;
   bool any_quantized() const;
 };
@@ -34,6 +38,11 @@ struct LinearRecipe {
 // wgrad_x may take `source: fprop` (a copy of the dequantized forward copy Q(W) or Q(X)). Shape checks
 // (block sizes against layer widths and token counts) are quantize()'s validate(spec, rows, cols).
 std::string validate(const LinearRecipe& r);
+
+// Whether a GEMM with operand specs a and b runs block_exact under `numerics`: both FP4 blocks
+// (fp4_blockable) of one block size. A wgrad GEMM cut into token shards also needs shards of whole
+// blocks; linear_backward falls back to dequant_fp32 otherwise (LinearState::numerics says which ran).
+bool uses_block_exact(GemmNumerics numerics, const QuantSpec& a, const QuantSpec& b);
 
 // TE DelayedScaling (recipe.amax_history_len, amax_compute_algo, margin): an operand whose spec has
 // Scaling::delayed is quantized with a per-tensor fp32 scale computed from the amaxes of earlier steps.
@@ -86,6 +95,10 @@ struct OperandCopy {
   QuantBias bias;
   SrConcentration sr_rms = {};
   QuantSpec spec;  // the spec `values` were made with
+  // The same copy as codes and block scales for block_exact GEMMs (fp4.valid when made).
+  Fp4Operand fp4;
+  std::vector<uint8_t> codes, scale_bytes;  // the quantizer's outputs behind fp4
+  std::vector<float> row_amax;
   float amax = 0.0f;  // the quantizer input's amax (delayed-scaling operands only)
   bool valid = false;
 };
@@ -161,6 +174,7 @@ struct LinearState {
   OperandCopy w_fprop;  // [N, K]
   const OperandCopy* used[kGemmRoles][kGemmOperands] = {};
   DelayedScaling delayed[kGemmRoles][kGemmOperands];  // per operand use; the model calls update()
+  GemmNumerics numerics[kGemmRoles] = {};  // what each GEMM ran in the last call
 };
 
 // Buffers for one backward call, shared by all linears of a model.
@@ -168,6 +182,7 @@ struct LinearScratch {
   OperandCopy dy_dgrad;  // Q(dY) [M, N]
   OperandCopy w_dgrad;   // Q(Wᵀ) [K, N], when not the transpose of Q(W)
   OperandCopy dy_wgrad;  // Q(dYᵀ) [N, M]
+  Fp4Operand w_dgrad_fp4;  // Q(Wᵀ) as the transpose of the forward copy's codes (block_exact reuse)
   std::vector<float> out;  // a GEMM output before bf16 rounding and accumulation
   std::vector<float> shard_dy, shard_x;  // one shard's tokens of the wgrad operands
 };

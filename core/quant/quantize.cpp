@@ -352,6 +352,10 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   if (!prepass)
     for (int64_t g = 0; g < bands; ++g) amax = max_ignoring_nan(amax, unit_amax[g]);
   if (extra.global_amax) *extra.global_amax = amax;
+  if (extra.row_amax) {
+    if (spec.row_scaled) extra.row_amax->assign(unit_amax.begin(), unit_amax.end());
+    else extra.row_amax->clear();
+  }
   if (extra.nonfinite) {
     bool any = has_codes && amax == std::numeric_limits<float>::infinity();  // an Inf input
     for (const RowStats& st : row_stats) any = any || st.any_nonfinite;

@@ -66,6 +66,8 @@ struct QuantOutputs {
   // amax into the global one (the max over ranks) before any scale is formed, as TE all-reduces
   // amaxes across shards. Called once per quantize() that needs a tensor amax.
   const std::function<float(float)>* reduce_amax = nullptr;
+  std::vector<float>* row_amax = nullptr;  // row-scaled NVFP4: each row's amax (its S_enc's); cleared
+                                           // for every other spec
 };
 
 // out = dequant(quant(in)) for a rows x cols row-major matrix. With spec.rht, `out` (and codes,

@@ -108,6 +108,7 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
   if (extra.codes) extra.codes->assign(has_codes ? static_cast<size_t>(n) : 0, 0);
   if (extra.scales) extra.scales->assign(has_scale_bytes ? static_cast<size_t>(rows * blocks_per_row) : 0, 0);
   if (extra.global_amax) *extra.global_amax = amax;
+  if (extra.row_amax) extra.row_amax->clear();
   const PhiloxStream stream(rnd);
   const float saturation_limit = element_max(spec.element);
 
@@ -129,6 +130,7 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
         float row_amax = 0.0f;
         for (int64_t c = 0; c < cols; ++c) row_amax = abs_max(row_amax, x[r * cols + c]);
         t = tensor_scaling(spec, row_amax);
+        if (extra.row_amax && b == 0) extra.row_amax->push_back(row_amax);
       }
       const BlockScale scale =
           spec.four_over_six != FourOverSix::off

@@ -71,6 +71,10 @@ std::string numerics_fingerprint(const RecipeConfig& r) {
     fnv.add(d.data(), d.size());
   }
   if (r.coverage != Coverage::all_linear) fnv.add(&r.coverage, sizeof r.coverage);
+  if (r.gemm_numerics != GemmNumerics::dequant_fp32) {  // the canary quantizes; it runs no GEMM
+    const std::string n = to_string(r.gemm_numerics);
+    fnv.add(n.data(), n.size());
+  }
   return fnv.hex();
 }
 

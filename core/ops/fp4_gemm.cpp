@@ -1,0 +1,428 @@
+// Block-scaled FP4 GEMMs (see fp4_gemm.hpp). B is packed into panels of 16 columns: per group of 4
+// k, 16 × 4 bytes of b + 12 (unsigned), so one vpdpbusd multiplies a broadcast group of A's row
+// (signed) with 16 columns; the + 12 offset is removed by starting each block's integer sum at
+// −12 · Σ a over the block. Each output element runs the same fp32 operations in the same order in
+// every kernel, so the AVX-512 VNNI, AVX2 and scalar kernels give the same bits.
+#include "core/ops/fp4_gemm.hpp"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include "core/formats/fp8.hpp"
+#include "core/formats/ue8m0.hpp"
+#include "core/profile/op_timer.hpp"
+
+namespace fp4lab {
+namespace {
+
+constexpr int kPanel = 16;       // columns of C per packed panel of B (one zmm of fp32 / int32)
+constexpr int kOffset = 12;      // b + 12 is in [0, 24]: vpdpbusd's unsigned operand
+constexpr int64_t kTileRows = 64, kTilePanels = 4;  // the parallel work item: 64 rows × 64 columns
+
+// 2 × E2M1 value of each code (0..15): the integers in [−12, 12].
+constexpr int8_t kTwiceE2m1[16] = {0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12};
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// The global factor G_ij = RN(RN(u_a,i · u_b,j) · RN(1 / (d_a · d_b))).
+float global_factor(float ua, float ub, float recip_denom) { return (ua * ub) * recip_denom; }
+
+struct Problem {
+  int64_t m, n, k, blocks;
+  int block;
+  const int8_t* a;   // row i at a + i * lda
+  int64_t lda;
+  const float* sa;   // row i's block scales at sa + i * ldsa
+  int64_t ldsa;
+  const Fp4Operand* ao;
+  const Fp4Operand* bo;
+  int64_t b_k0;
+  float recip_denom;
+  float ua(int64_t i) const { return ao->unit.size() == 1 ? ao->unit[0] : ao->unit[size_t(i)]; }
+  float ub(int64_t j) const { return bo->unit.size() == 1 ? bo->unit[0] : bo->unit[size_t(j)]; }
+};
+
+// ---- scalar kernel: the formula read straight off the operands ----
+void scalar_kernel(float* c, const Problem& p, bool accumulate) {
+  const Fp4Operand& bo = *p.bo;
+  const int64_t ldb = bo.k, ldsb = bo.k / p.block;
+  const int8_t* b = bo.q.data() + p.b_k0;
+  const float* sb = bo.scale.data() + p.b_k0 / p.block;
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < p.m; ++i) {
+    for (int64_t j = 0; j < p.n; ++j) {
+      float acc = 0.0f;
+      for (int64_t blk = 0; blk < p.blocks; ++blk) {
+        int32_t dot = 0;
+        const int8_t* ai = p.a + i * p.lda + blk * p.block;
+        const int8_t* bj = b + j * ldb + blk * p.block;
+        for (int e = 0; e < p.block; ++e) dot += int32_t(ai[e]) * int32_t(bj[e]);
+        const float scale = p.sa[i * p.ldsa + blk] * (sb[j * ldsb + blk] * 0.25f);
+        acc = std::fma(scale, float(dot), acc);
+      }
+      const float v = acc * global_factor(p.ua(i), p.ub(j), p.recip_denom);
+      float& out = c[i * p.n + j];
+      out = accumulate ? out + v : v;
+    }
+  }
+}
+
+// ---- packed B and A's per-block offsets for the vector kernels ----
+struct Packed {
+  int64_t panels = 0;
+  std::vector<uint8_t> b;     // [panel][k / 4][16 columns][4]
+  std::vector<float> sb4;     // [panel][block][16]: s_b / 4 (0 for padding columns)
+  std::vector<float> ub;      // [panel][16]: u_b (0 for padding columns)
+  std::vector<int32_t> ncorr; // [m][block]: −12 · Σ a over the block
+};
+
+Packed pack(const Problem& p) {
+  Packed pk;
+  pk.panels = ceil_div(p.n, kPanel);
+  const int64_t groups = p.k / 4;
+  pk.b.assign(size_t(pk.panels * groups * kPanel * 4), uint8_t(kOffset));
+  pk.sb4.assign(size_t(pk.panels * p.blocks * kPanel), 0.0f);
+  pk.ub.assign(size_t(pk.panels * kPanel), 0.0f);
+  pk.ncorr.resize(size_t(p.m * p.blocks));
+  const Fp4Operand& bo = *p.bo;
+  const int64_t ldsb = bo.k / p.block;
+#pragma omp parallel for schedule(static)
+  for (int64_t pn = 0; pn < pk.panels; ++pn) {
+    for (int col = 0; col < kPanel; ++col) {
+      const int64_t j = pn * kPanel + col;
+      if (j >= p.n) break;
+      const int8_t* bj = bo.q.data() + j * bo.k + p.b_k0;
+      uint8_t* dst = pk.b.data() + size_t(pn * groups * kPanel * 4) + size_t(col * 4);
+      for (int64_t g = 0; g < groups; ++g)
+        for (int e = 0; e < 4; ++e) dst[g * kPanel * 4 + e] = uint8_t(bj[g * 4 + e] + kOffset);
+      const float* sbj = bo.scale.data() + j * ldsb + p.b_k0 / p.block;
+      for (int64_t blk = 0; blk < p.blocks; ++blk)
+        pk.sb4[size_t((pn * p.blocks + blk) * kPanel + col)] = sbj[blk] * 0.25f;
+      pk.ub[size_t(pn * kPanel + col)] = p.ub(j);
+    }
+  }
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < p.m; ++i)
+    for (int64_t blk = 0; blk < p.blocks; ++blk) {
+      int32_t s = 0;
+      const int8_t* ai = p.a + i * p.lda + blk * p.block;
+      for (int e = 0; e < p.block; ++e) s += ai[e];
+      pk.ncorr[size_t(i * p.blocks + blk)] = -kOffset * s;
+    }
+  return pk;
+}
+
+int32_t load_group(const int8_t* x) {
+  int32_t v;
+  std::memcpy(&v, x, 4);
+  return v;
+}
+
+// ---- AVX-512 VNNI: R rows × P panels of 16 columns, over all blocks ----
+#define FP4LAB_VNNI __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni,fma")))
+
+template <int R, int P, int G>
+FP4LAB_VNNI void vnni_rows(float* c, const Problem& p, const Packed& pk, int64_t i0, int64_t pn, bool accumulate) {
+  __m512 acc[R][P];
+#pragma GCC unroll 16
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 2
+    for (int q = 0; q < P; ++q) acc[r][q] = _mm512_setzero_ps();
+  const int64_t panel_bytes = (p.k / 4) * kPanel * 4, panel_scales = p.blocks * kPanel;
+  const uint8_t* bp = pk.b.data() + size_t(pn * panel_bytes);
+  const float* sb4 = pk.sb4.data() + size_t(pn * panel_scales);
+  const int8_t* a0 = p.a + i0 * p.lda;
+  const int32_t* ncorr = pk.ncorr.data() + i0 * p.blocks;
+  const float* sa = p.sa + i0 * p.ldsa;
+#pragma GCC unroll 1
+  for (int64_t blk = 0; blk < p.blocks; ++blk) {
+    __m512i bv[P][G];
+    __m512 sb[P];
+#pragma GCC unroll 2
+    for (int q = 0; q < P; ++q) {
+#pragma GCC unroll 8
+      for (int g = 0; g < G; ++g) bv[q][g] = _mm512_loadu_si512(bp + q * panel_bytes + (blk * G + g) * kPanel * 4);
+      sb[q] = _mm512_loadu_ps(sb4 + q * panel_scales + blk * kPanel);
+    }
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r) {
+      const int8_t* ai = a0 + r * p.lda + blk * p.block;
+      const __m512i start = _mm512_set1_epi32(ncorr[r * p.blocks + blk]);
+      __m512i dot[P];
+#pragma GCC unroll 2
+      for (int q = 0; q < P; ++q) dot[q] = start;
+#pragma GCC unroll 8
+      for (int g = 0; g < G; ++g) {
+        const __m512i ag = _mm512_set1_epi32(load_group(ai + 4 * g));
+#pragma GCC unroll 2
+        for (int q = 0; q < P; ++q) dot[q] = _mm512_dpbusd_epi32(dot[q], bv[q][g], ag);
+      }
+      const __m512 sar = _mm512_set1_ps(sa[r * p.ldsa + blk]);
+#pragma GCC unroll 2
+      for (int q = 0; q < P; ++q) acc[r][q] = _mm512_fmadd_ps(_mm512_mul_ps(sar, sb[q]), _mm512_cvtepi32_ps(dot[q]), acc[r][q]);
+    }
+  }
+  const __m512 rden = _mm512_set1_ps(p.recip_denom);
+#pragma GCC unroll 2
+  for (int q = 0; q < P; ++q) {
+    const int64_t j0 = (pn + q) * kPanel;
+    const __mmask16 mask = p.n - j0 >= kPanel ? __mmask16(0xFFFF) : __mmask16((1u << (p.n - j0)) - 1);
+    const __m512 ub = _mm512_loadu_ps(pk.ub.data() + (pn + q) * kPanel);
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r) {
+      const int64_t i = i0 + r;
+      const __m512 g = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(p.ua(i)), ub), rden);
+      __m512 v = _mm512_mul_ps(acc[r][q], g);
+      float* out = c + i * p.n + j0;
+      if (accumulate) v = _mm512_add_ps(_mm512_maskz_loadu_ps(mask, out), v);
+      _mm512_mask_storeu_ps(out, mask, v);
+    }
+  }
+}
+
+// ---- AVX2: the same with a panel as two halves of 8 columns; u8 × s8 by vpmaddubsw + vpmaddwd ----
+#define FP4LAB_AVX2 __attribute__((target("avx2,fma")))
+
+template <int R, int G>
+FP4LAB_AVX2 void avx2_rows(float* c, const Problem& p, const Packed& pk, int64_t i0, int64_t pn, bool accumulate) {
+  __m256 acc[R][2];
+  for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
+  const uint8_t* bp = pk.b.data() + size_t(pn * (p.k / 4) * kPanel * 4);
+  const float* sb4 = pk.sb4.data() + size_t(pn * p.blocks * kPanel);
+  const __m256i ones = _mm256_set1_epi16(1);
+  for (int64_t blk = 0; blk < p.blocks; ++blk) {
+    for (int h = 0; h < 2; ++h) {
+      __m256i bv[G];
+      for (int g = 0; g < G; ++g)
+        bv[g] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bp + (blk * G + g) * kPanel * 4 + h * 32));
+      const __m256 sb = _mm256_loadu_ps(sb4 + blk * kPanel + h * 8);
+      for (int r = 0; r < R; ++r) {
+        const int64_t i = i0 + r;
+        const int8_t* ai = p.a + i * p.lda + blk * p.block;
+        __m256i dot = _mm256_set1_epi32(pk.ncorr[size_t(i * p.blocks + blk)]);
+        for (int g = 0; g < G; ++g) {
+          // (b+12)·a pairs: |sum| ≤ 2·24·12 = 576, no int16 saturation
+          const __m256i pairs = _mm256_maddubs_epi16(bv[g], _mm256_set1_epi32(load_group(ai + 4 * g)));
+          dot = _mm256_add_epi32(dot, _mm256_madd_epi16(pairs, ones));
+        }
+        const __m256 scale = _mm256_mul_ps(_mm256_set1_ps(p.sa[i * p.ldsa + blk]), sb);
+        acc[r][h] = _mm256_fmadd_ps(scale, _mm256_cvtepi32_ps(dot), acc[r][h]);
+      }
+    }
+  }
+  const int64_t j0 = pn * kPanel;
+  const int64_t cols = std::min<int64_t>(kPanel, p.n - j0);
+  const __m256 rden = _mm256_set1_ps(p.recip_denom);
+  for (int r = 0; r < R; ++r) {
+    const int64_t i = i0 + r;
+    alignas(32) float v[kPanel];
+    for (int h = 0; h < 2; ++h) {
+      const __m256 ub = _mm256_loadu_ps(pk.ub.data() + pn * kPanel + h * 8);
+      const __m256 g = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(p.ua(i)), ub), rden);
+      _mm256_store_ps(v + h * 8, _mm256_mul_ps(acc[r][h], g));
+    }
+    float* out = c + i * p.n + j0;
+    for (int64_t col = 0; col < cols; ++col) out[col] = accumulate ? out[col] + v[col] : v[col];
+  }
+}
+
+using RowsFn = void (*)(float*, const Problem&, const Packed&, int64_t, int64_t, bool);
+
+// rows_fn<Kernel, P, G>(r): the kernel for r rows (1..8) of P panels and G groups per block.
+template <template <int, int, int> class Pick, int P, int G>
+RowsFn rows_fn(int r) {
+  switch (r) {
+    case 1: return Pick<1, P, G>::fn;
+    case 2: return Pick<2, P, G>::fn;
+    case 3: return Pick<3, P, G>::fn;
+    case 4: return Pick<4, P, G>::fn;
+    case 5: return Pick<5, P, G>::fn;
+    case 6: return Pick<6, P, G>::fn;
+  }
+  return nullptr;
+}
+template <int R, int P, int G>
+struct VnniPick {
+  static constexpr RowsFn fn = vnni_rows<R, P, G>;
+};
+template <int R, int P, int G>
+struct Avx2Pick {  // one panel per call
+  static constexpr RowsFn fn = avx2_rows<R, G>;
+};
+
+constexpr int kVnniRows = 6, kAvx2Rows = 4;
+
+void vector_kernel(Fp4Kernel kernel, float* c, const Problem& p, bool accumulate) {
+  const Packed pk = pack(p);
+  const bool vnni = kernel == Fp4Kernel::avx512_vnni;
+  const int rows = vnni ? kVnniRows : kAvx2Rows;
+  const int step = vnni ? 2 : 1;  // panels per call
+  auto fn = [&](int r, int panels) -> RowsFn {
+    const bool g4 = p.block == 16;
+    if (!vnni) return g4 ? rows_fn<Avx2Pick, 1, 4>(r) : rows_fn<Avx2Pick, 1, 8>(r);
+    if (panels == 2) return g4 ? rows_fn<VnniPick, 2, 4>(r) : rows_fn<VnniPick, 2, 8>(r);
+    return g4 ? rows_fn<VnniPick, 1, 4>(r) : rows_fn<VnniPick, 1, 8>(r);
+  };
+  const int64_t row_tiles = ceil_div(p.m, kTileRows), panel_tiles = ceil_div(pk.panels, kTilePanels);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int64_t t = 0; t < row_tiles * panel_tiles; ++t) {
+    const int64_t r0 = (t / panel_tiles) * kTileRows, r1 = std::min(p.m, r0 + kTileRows);
+    const int64_t p0 = (t % panel_tiles) * kTilePanels, p1 = std::min(pk.panels, p0 + kTilePanels);
+    for (int64_t pn = p0; pn < p1; pn += step) {
+      const int panels = int(std::min<int64_t>(step, p1 - pn));
+      const RowsFn full = fn(rows, panels);
+      int64_t i = r0;
+      for (; i + rows <= r1; i += rows) full(c, p, pk, i, pn, accumulate);
+      if (i < r1) fn(int(r1 - i), panels)(c, p, pk, i, pn, accumulate);
+    }
+  }
+}
+
+bool cpu_has(Fp4Kernel k) {
+  switch (k) {
+    case Fp4Kernel::scalar: return true;
+    case Fp4Kernel::avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case Fp4Kernel::avx512_vnni:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+             __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("fma");
+  }
+  return false;
+}
+
+Fp4Kernel choose_kernel() {
+  const char* forced = std::getenv("FP4LAB_FP4_KERNEL");
+  if (forced && *forced) {
+    for (Fp4Kernel k : {Fp4Kernel::scalar, Fp4Kernel::avx2, Fp4Kernel::avx512_vnni})
+      if (to_string(k) == forced) {
+        if (!cpu_has(k)) throw std::invalid_argument(std::string("FP4LAB_FP4_KERNEL=") + forced + ": this CPU lacks it");
+        return k;
+      }
+    throw std::invalid_argument(std::string("FP4LAB_FP4_KERNEL=") + forced + ": expected scalar, avx2 or avx512_vnni");
+  }
+  if (cpu_has(Fp4Kernel::avx512_vnni)) return Fp4Kernel::avx512_vnni;
+  if (cpu_has(Fp4Kernel::avx2)) return Fp4Kernel::avx2;
+  return Fp4Kernel::scalar;
+}
+
+}  // namespace
+
+std::string to_string(GemmNumerics n) { return n == GemmNumerics::block_exact ? "block_exact" : "dequant_fp32"; }
+
+bool parse(const std::string& s, GemmNumerics& out) {
+  for (GemmNumerics n : {GemmNumerics::dequant_fp32, GemmNumerics::block_exact})
+    if (s == to_string(n)) return out = n, true;
+  return false;
+}
+
+bool fp4_blockable(const QuantSpec& spec) {
+  return spec.element == ElementFormat::fp4_e2m1 && spec.block > 0 &&
+         (spec.scale == ScaleFormat::e4m3 || spec.scale == ScaleFormat::ue8m0);
+}
+
+void fp4_operand_from_codes(Fp4Operand& out, const QuantSpec& spec, int64_t rows, int64_t k,
+                            const std::vector<uint8_t>& codes, const std::vector<uint8_t>& scales, float tensor_amax,
+                            const std::vector<float>& row_amax) {
+  if (!fp4_blockable(spec)) throw std::logic_error("fp4_operand_from_codes: " + describe(spec) + " is not FP4 blocks");
+  const int64_t blocks = k / spec.block;
+  if (int64_t(codes.size()) != rows * k || int64_t(scales.size()) != rows * blocks)
+    throw std::logic_error("fp4_operand_from_codes: codes or scales of the wrong size");
+  out.rows = rows;
+  out.k = k;
+  out.block = spec.block;
+  out.q.resize(size_t(rows * k));
+  out.scale.resize(size_t(rows * blocks));
+  const bool e4m3 = spec.scale == ScaleFormat::e4m3;
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t e = r * k; e < (r + 1) * k; ++e) out.q[size_t(e)] = kTwiceE2m1[codes[size_t(e)] & 15];
+    for (int64_t b = r * blocks; b < (r + 1) * blocks; ++b)
+      out.scale[size_t(b)] = e4m3 ? fp8_e4m3_decode(scales[size_t(b)]) : ue8m0_decode(scales[size_t(b)]);
+  }
+  if (!e4m3) {
+    out.unit.assign(1, 1.0f);
+    out.denom = 1.0f;
+  } else {
+    out.unit = spec.row_scaled ? row_amax : std::vector<float>{tensor_amax};
+    if (spec.row_scaled && int64_t(row_amax.size()) != rows) throw std::logic_error("fp4_operand_from_codes: row amaxes missing");
+    out.denom = 6.0f * float(spec.global_e4m3_max);
+  }
+  out.valid = true;
+}
+
+void fp4_transpose_tiles(Fp4Operand& out, const Fp4Operand& in) {
+  if (in.rows % in.block != 0 || in.unit.size() != 1)
+    throw std::logic_error("fp4_transpose_tiles: needs whole tiles and a per-tensor global factor");
+  const int64_t rows = in.k, k = in.rows, bs = in.block;
+  out.rows = rows;
+  out.k = k;
+  out.block = in.block;
+  out.q.resize(size_t(rows * k));
+  out.scale.resize(size_t(rows * (k / bs)));
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t e = 0; e < k; ++e) out.q[size_t(r * k + e)] = in.q[size_t(e * in.k + r)];
+    for (int64_t b = 0; b < k / bs; ++b)  // tile (b, r / bs) of the input: its first row's scale
+      out.scale[size_t(r * (k / bs) + b)] = in.scale[size_t(b * bs * (in.k / bs) + r / bs)];
+  }
+  out.unit = in.unit;
+  out.denom = in.denom;
+  out.valid = true;
+}
+
+Fp4View whole(const Fp4Operand& op) { return Fp4View{&op, 0, op.k}; }
+
+std::string to_string(Fp4Kernel k) {
+  switch (k) {
+    case Fp4Kernel::scalar: return "scalar";
+    case Fp4Kernel::avx2: return "avx2";
+    case Fp4Kernel::avx512_vnni: return "avx512_vnni";
+  }
+  return "?";
+}
+
+Fp4Kernel fp4_kernel() {
+  static const Fp4Kernel kernel = choose_kernel();
+  return kernel;
+}
+
+bool fp4_kernel_supported(Fp4Kernel k) { return cpu_has(k); }
+
+void fp4_matmul(float* c, const Fp4View& a, const Fp4View& b, bool accumulate) {
+  fp4_matmul(fp4_kernel(), c, a, b, accumulate);
+}
+
+void fp4_matmul(Fp4Kernel kernel, float* c, const Fp4View& a, const Fp4View& b, bool accumulate) {
+  const OpScope op_scope(OpGroup::gemm);
+  const Fp4Operand& ao = *a.op;
+  const Fp4Operand& bo = *b.op;
+  if (!ao.valid || !bo.valid || ao.block != bo.block || a.k != b.k || a.k % ao.block != 0 || a.k0 % ao.block != 0 ||
+      b.k0 % bo.block != 0 || a.k0 + a.k > ao.k || b.k0 + b.k > bo.k)
+    throw std::invalid_argument("fp4_matmul: operands of other blocks or contraction lengths");
+  if (!cpu_has(kernel)) throw std::invalid_argument("fp4_matmul: this CPU cannot run the " + to_string(kernel) + " kernel");
+  Problem p;
+  p.m = ao.rows;
+  p.n = bo.rows;
+  p.k = a.k;
+  p.block = ao.block;
+  p.blocks = a.k / ao.block;
+  p.a = ao.q.data() + a.k0;
+  p.lda = ao.k;
+  p.sa = ao.scale.data() + a.k0 / ao.block;
+  p.ldsa = ao.k / ao.block;
+  p.ao = &ao;
+  p.bo = &bo;
+  p.b_k0 = b.k0;
+  p.recip_denom = 1.0f / (ao.denom * bo.denom);
+  if (p.m == 0 || p.n == 0) return;
+  // The vector kernels take blocks of 16 and 32 (NVFP4, MXFP4); other blocks run the scalar one.
+  if (kernel == Fp4Kernel::scalar || (p.block != 16 && p.block != 32)) scalar_kernel(c, p, accumulate);
+  else vector_kernel(kernel, c, p, accumulate);
+}
+
+}  // namespace fp4lab
