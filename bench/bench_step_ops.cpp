@@ -1,5 +1,5 @@
 // Where a training step's time goes: one step (forward, backward, AdamW) of `small` and `medium` in
-// the fp32, bf16 and nvfp4 recipe presets (4 sequences per step, as bench_model), split by op group
+// the fp32, bf16 and FP4 recipe presets (FP4 under both GEMM numerics) (4 sequences per step, as bench_model), split by op group
 // with the op timers (core/profile/op_timer.hpp) into ms per step: gemm, quantizer, attention,
 // norm_elementwise, embedding_loss, optimizer, and `other` = the step's time outside every op scope
 // (the model's bookkeeping). Run it at several OMP_NUM_THREADS to see which groups scale
@@ -21,18 +21,22 @@ namespace fp4lab {
 namespace {
 
 const char* const kModels[] = {"small", "medium"};
-const char* const kRecipes[] = {"fp32", "bf16", "nvfp4"};
+// The recipe presets, FP4 ones both ways: "+exact" sets recipe.gemm_numerics=block_exact.
+const char* const kRecipes[] = {"fp32", "bf16", "nvfp4", "nvfp4+exact", "te_nvfp4", "te_nvfp4+exact",
+                                "mxfp4", "mxfp4+exact"};
 
-Config step_config(const char* model, const char* recipe) {
+Config step_config(const char* model, const std::string& recipe) {
   ConfigBuilder b;
   b.add_file(std::string(FP4LAB_SOURCE_DIR) + "/experiments/base/default.yaml");
   b.add_override(std::string("model=") + model);
-  b.add_override(std::string("recipe=") + recipe);
+  const size_t plus = recipe.find('+');
+  b.add_override("recipe=" + recipe.substr(0, plus));
+  if (plus != std::string::npos) b.add_override("recipe.gemm_numerics=block_exact");
   b.add_override("train.batch_size=4");
   return b.build();
 }
 
-// args: model (0 small, 1 medium), recipe (0 fp32, 1 bf16, 2 nvfp4)
+// args: model (0 small, 1 medium), recipe (an index into kRecipes)
 void BM_StepOps(benchmark::State& state) {
   const Config cfg = step_config(kModels[state.range(0)], kRecipes[state.range(1)]);
   Model model(cfg.model, run_recipe(cfg));
@@ -75,7 +79,7 @@ void BM_StepOps(benchmark::State& state) {
                  std::to_string(omp_get_max_threads()) + "thr");
 }
 BENCHMARK(BM_StepOps)
-    ->ArgsProduct({{0, 1}, {0, 1, 2}})
+    ->ArgsProduct({{0, 1}, {0, 1, 2, 3, 4, 5, 6, 7}})
     ->ArgNames({"model", "recipe"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();  // a medium step takes ~1 s on one core: use --benchmark_min_time=2 or more

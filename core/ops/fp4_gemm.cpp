@@ -29,6 +29,23 @@ constexpr int8_t kTwiceE2m1[16] = {0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// out[i] = kTwiceE2m1[codes[i]] (codes 0..15), 32 at a time by a byte shuffle.
+__attribute__((target("avx2"))) void twice_e2m1_avx2(const uint8_t* codes, int8_t* out, int64_t n) {
+  const __m256i table = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kTwiceE2m1)));
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(codes + i));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_shuffle_epi8(table, c));
+  }
+  for (; i < n; ++i) out[i] = kTwiceE2m1[codes[i] & 15];
+}
+
+void twice_e2m1(const uint8_t* codes, int8_t* out, int64_t n) {
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return twice_e2m1_avx2(codes, out, n);
+  for (int64_t i = 0; i < n; ++i) out[i] = kTwiceE2m1[codes[i] & 15];
+}
+
 // The global factor G_ij = RN(RN(u_a,i · u_b,j) · RN(1 / (d_a · d_b))).
 float global_factor(float ua, float ub, float recip_denom) { return (ua * ub) * recip_denom; }
 
@@ -81,13 +98,34 @@ struct Packed {
   std::vector<int32_t> ncorr; // [m][block]: −12 · Σ a over the block
 };
 
-Packed pack(const Problem& p) {
-  Packed pk;
+// dst[g · 64 + e] = src[4g + e] + 12 for the groups g of one column: 32 bytes offset at a time,
+// then one 4-byte store per group.
+void offset_groups(const int8_t* src, int64_t groups, uint8_t* dst) {
+  int64_t g = 0;
+#ifdef __AVX2__
+  const __m256i offset = _mm256_set1_epi8(kOffset);
+  for (; g + 8 <= groups; g += 8) {
+    alignas(32) uint32_t words[8];
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 4 * g));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(words), _mm256_add_epi8(v, offset));
+    for (int w = 0; w < 8; ++w) std::memcpy(dst + (g + w) * kPanel * 4, &words[w], 4);
+  }
+#endif
+  for (; g < groups; ++g)
+    for (int e = 0; e < 4; ++e) dst[g * kPanel * 4 + e] = uint8_t(src[4 * g + e] + kOffset);
+}
+
+// Packs into the calling thread's buffers (kept between calls: no allocation or page faults per
+// GEMM); the reference stays valid until this thread's next pack.
+const Packed& pack(const Problem& p) {
+  thread_local Packed buffers;
+  Packed& pk = buffers;  // a plain reference: the OpenMP threads below share it (by name they would
+                         // each see their own thread_local)
   pk.panels = ceil_div(p.n, kPanel);
   const int64_t groups = p.k / 4;
-  pk.b.assign(size_t(pk.panels * groups * kPanel * 4), uint8_t(kOffset));
-  pk.sb4.assign(size_t(pk.panels * p.blocks * kPanel), 0.0f);
-  pk.ub.assign(size_t(pk.panels * kPanel), 0.0f);
+  pk.b.resize(size_t(pk.panels * groups * kPanel * 4));
+  pk.sb4.resize(size_t(pk.panels * p.blocks * kPanel));
+  pk.ub.resize(size_t(pk.panels * kPanel));
   pk.ncorr.resize(size_t(p.m * p.blocks));
   const Fp4Operand& bo = *p.bo;
   const int64_t ldsb = bo.k / p.block;
@@ -95,14 +133,17 @@ Packed pack(const Problem& p) {
   for (int64_t pn = 0; pn < pk.panels; ++pn) {
     for (int col = 0; col < kPanel; ++col) {
       const int64_t j = pn * kPanel + col;
-      if (j >= p.n) break;
-      const int8_t* bj = bo.q.data() + j * bo.k + p.b_k0;
       uint8_t* dst = pk.b.data() + size_t(pn * groups * kPanel * 4) + size_t(col * 4);
-      for (int64_t g = 0; g < groups; ++g)
-        for (int e = 0; e < 4; ++e) dst[g * kPanel * 4 + e] = uint8_t(bj[g * 4 + e] + kOffset);
+      float* sb4 = pk.sb4.data() + size_t(pn * p.blocks * kPanel + col);
+      if (j >= p.n) {  // padding: b = 0, no scale
+        for (int64_t g = 0; g < groups; ++g) std::memset(dst + g * kPanel * 4, kOffset, 4);
+        for (int64_t blk = 0; blk < p.blocks; ++blk) sb4[blk * kPanel] = 0.0f;
+        pk.ub[size_t(pn * kPanel + col)] = 0.0f;
+        continue;
+      }
+      offset_groups(bo.q.data() + j * bo.k + p.b_k0, groups, dst);
       const float* sbj = bo.scale.data() + j * ldsb + p.b_k0 / p.block;
-      for (int64_t blk = 0; blk < p.blocks; ++blk)
-        pk.sb4[size_t((pn * p.blocks + blk) * kPanel + col)] = sbj[blk] * 0.25f;
+      for (int64_t blk = 0; blk < p.blocks; ++blk) sb4[blk * kPanel] = sbj[blk] * 0.25f;
       pk.ub[size_t(pn * kPanel + col)] = p.ub(j);
     }
   }
@@ -258,7 +299,7 @@ struct Avx2Pick {  // one panel per call
 constexpr int kVnniRows = 6, kAvx2Rows = 4;
 
 void vector_kernel(Fp4Kernel kernel, float* c, const Problem& p, bool accumulate) {
-  const Packed pk = pack(p);
+  const Packed& pk = pack(p);
   const bool vnni = kernel == Fp4Kernel::avx512_vnni;
   const int rows = vnni ? kVnniRows : kAvx2Rows;
   const int step = vnni ? 2 : 1;  // panels per call
@@ -338,11 +379,12 @@ void fp4_operand_from_codes(Fp4Operand& out, const QuantSpec& spec, int64_t rows
   out.q.resize(size_t(rows * k));
   out.scale.resize(size_t(rows * blocks));
   const bool e4m3 = spec.scale == ScaleFormat::e4m3;
+  float decoded[256];
+  for (int code = 0; code < 256; ++code) decoded[code] = e4m3 ? fp8_e4m3_decode(uint8_t(code)) : ue8m0_decode(uint8_t(code));
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t e = r * k; e < (r + 1) * k; ++e) out.q[size_t(e)] = kTwiceE2m1[codes[size_t(e)] & 15];
-    for (int64_t b = r * blocks; b < (r + 1) * blocks; ++b)
-      out.scale[size_t(b)] = e4m3 ? fp8_e4m3_decode(scales[size_t(b)]) : ue8m0_decode(scales[size_t(b)]);
+    twice_e2m1(codes.data() + r * k, out.q.data() + r * k, k);
+    for (int64_t b = r * blocks; b < (r + 1) * blocks; ++b) out.scale[size_t(b)] = decoded[scales[size_t(b)]];
   }
   if (!e4m3) {
     out.unit.assign(1, 1.0f);

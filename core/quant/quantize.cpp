@@ -272,7 +272,10 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
     }
   };
 
-  if (extra.codes) extra.codes->assign(has_codes ? static_cast<size_t>(n) : 0, 0);
+  if (extra.codes) {  // every element's code is written below
+    if (has_codes) extra.codes->resize(static_cast<size_t>(n));
+    else extra.codes->clear();
+  }
   if (extra.scales) extra.scales->assign(has_scale_bytes ? static_cast<size_t>(rows * spans) : 0, 0);
   uint8_t* codes = extra.codes && has_codes ? extra.codes->data() : nullptr;
   uint8_t* scales = extra.scales && has_scale_bytes ? extra.scales->data() : nullptr;
