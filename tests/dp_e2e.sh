@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Data parallelism of one run (`mpirun -np K fp4lab train`): 1, 2 and 4 ranks give bit-identical
 # run files (every step's loss, gradient norm and learning rate, every validation loss; timings and
-# rank 0's telemetry aside) for nvfp4 (SR streams by global position, global amaxes) and
-# fp8_delayed (amax histories); rank 0 alone writes; SIGKILL of one rank makes the others stop
-# (collective timeout, exit 1) instead of hanging, and the rerun resumes bit for bit. Both GEMM
-# engines (FP4LAB_GEMM=eigen|openblas) keep the rank count out of the bits.
+# rank 0's telemetry aside) for nvfp4 (SR streams by global position, global amaxes; block_exact
+# FP4 GEMMs, and dequant_fp32), mxfp4 (block_exact, 32-blocks) and fp8_delayed (amax histories);
+# rank 0 alone writes; SIGKILL of one rank makes the others stop (collective timeout, exit 1)
+# instead of hanging, and the rerun resumes bit for bit. Both GEMM engines
+# (FP4LAB_GEMM=eigen|openblas) keep the rank count out of the bits.
 # Usage: dp_e2e.sh FP4LAB_BINARY SOURCE_DIR
 set -euo pipefail
 FP4LAB=$1
@@ -39,20 +40,22 @@ EOF
 TINY=("$SRC/experiments/base/default.yaml" --set model.seq_len=32 --set train.batch_size=8 --set train.tokens=4096
       --set train.val_interval_tokens=1024 --set train.val_tokens=512 --set train.checkpoint_interval=4
       --set recipe.amax_history_len=4 --threads 1)
-for engine_recipe in eigen:nvfp4 openblas:nvfp4 openblas:fp8_delayed; do
-  export FP4LAB_GEMM=${engine_recipe%%:*}
-  recipe=${engine_recipe#*:}
-  echo "== $recipe, GEMM engine $FP4LAB_GEMM: 1, 2 and 4 ranks"
-  mkdir "$WORK/$FP4LAB_GEMM.$recipe" && cd "$WORK/$FP4LAB_GEMM.$recipe"
-  "$FP4LAB" train "${TINY[@]}" --set recipe=$recipe --out $recipe.1.h5 > /dev/null
+# engine:recipe[:gemm numerics]; the FP4 presets run block_exact unless told otherwise
+for case in eigen:nvfp4 openblas:nvfp4 openblas:mxfp4 eigen:nvfp4:dequant_fp32 openblas:fp8_delayed; do
+  IFS=: read -r FP4LAB_GEMM recipe numerics <<< "$case"
+  export FP4LAB_GEMM
+  RECIPE=(--set recipe=$recipe ${numerics:+--set recipe.gemm_numerics=$numerics})
+  echo "== $recipe ${numerics:-}, GEMM engine $FP4LAB_GEMM: 1, 2 and 4 ranks"
+  mkdir "$WORK/$FP4LAB_GEMM.$recipe.${numerics:-}" && cd "$WORK/$FP4LAB_GEMM.$recipe.${numerics:-}"
+  "$FP4LAB" train "${TINY[@]}" "${RECIPE[@]}" --out $recipe.1.h5 > /dev/null
   for k in 2 4; do
-    timeout 120 "${MPIRUN[@]}" -np $k "$FP4LAB" train "${TINY[@]}" --set recipe=$recipe --out $recipe.$k.h5 > $recipe.$k.log 2>&1 ||
+    timeout 120 "${MPIRUN[@]}" -np $k "$FP4LAB" train "${TINY[@]}" "${RECIPE[@]}" --out $recipe.$k.h5 > $recipe.$k.log 2>&1 ||
       fail "mpirun -np $k: $(tail -3 $recipe.$k.log)"
     grep -q "on $k ranks" $recipe.$k.log || fail "mpirun -np $k did not train on $k ranks: $(cat $recipe.$k.log)"
     [ "$(grep -c '^done:' $recipe.$k.log)" -eq 1 ] || fail "more than one rank reported: $(cat $recipe.$k.log)"
   done
   same_runs $recipe.1.h5 $recipe.2.h5 $recipe.4.h5
-  timeout 60 "${MPIRUN[@]}" -np 2 "$FP4LAB" train "${TINY[@]}" --set recipe=$recipe --out $recipe.2.h5 > again.log 2>&1 ||
+  timeout 60 "${MPIRUN[@]}" -np 2 "$FP4LAB" train "${TINY[@]}" "${RECIPE[@]}" --out $recipe.2.h5 > again.log 2>&1 ||
     fail "rerunning a finished run on 2 ranks: $(cat again.log)"
   [ "$(grep -c 'already finished' again.log)" -eq 1 ] || fail "a finished run was not skipped once: $(cat again.log)"
   [ -z "$(ls | grep -E '\.ckpt\.h5$' | grep -v final)" ] || fail "a resume checkpoint was left behind: $(ls)"

@@ -1,6 +1,7 @@
-// The `fp4lab quantize` and `fp4lab formats` commands, run as the built binary (FP4LAB_BINARY):
-// outputs equal the in-process quantizer bit for bit; every usage error exits 2 with a one-line
-// message and leaves no output file; conformance vectors re-quantize to themselves.
+// The `fp4lab quantize`, `fp4lab gemm` and `fp4lab formats` commands, run as the built binary
+// (FP4LAB_BINARY): outputs equal the in-process quantizer and GEMMs bit for bit; every usage error
+// exits 2 with a one-line message and leaves no output file; conformance vectors re-quantize to
+// themselves.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,8 @@
 #include <vector>
 
 #include "core/io/h5.hpp"
+#include "core/ops/fp4_gemm.hpp"
+#include "core/ops/matmul.hpp"
 #include "core/quant/quantize.hpp"
 #include "tests/quant_test_support.hpp"
 
@@ -132,7 +135,7 @@ TEST_F(CmdQuantize, UsageErrorsExitTwoWithOneLineAndNoOutput) {
   };
   const Case cases[] = {
       {"quantize " + in_ + " " + out + " --dataset missing --format nvfp4", "dataset 'missing' not found"},
-      {"quantize " + in_ + " " + out + " --dataset ints --format nvfp4", "is int32; quantize takes float32"},
+      {"quantize " + in_ + " " + out + " --dataset ints --format nvfp4", "is int32; expected float32"},
       {"quantize " + in_ + " " + out + " --dataset cube --format nvfp4", "has 3 dimensions"},
       {"quantize " + in_ + " " + out + " --dataset nan --format nvfp4", "holds only NaN"},
       {"quantize " + in_ + " " + out + " --dataset empty --format nvfp4", "is empty"},
@@ -211,6 +214,80 @@ TEST_F(CmdQuantize, FormatsListsDescribesAndWritesVectors) {
   for (const char* group : {"/mxfp4/ceil/hostile/codes", "/mxfp8/floor/ties/scales", "/fp8_e5m2/base/gaussian/codes",
                             "/bf16/base/nonfinite/dequant", "/fp32/base/ties/dequant"})
     EXPECT_TRUE(all.has(group)) << group;
+}
+
+// `gemm`: each operand group equals `quantize` with the same options, and C equals fp4_matmul
+// (block_exact) or the fp32 product of the dequantized operands (dequant_fp32), bit for bit.
+TEST_F(CmdQuantize, GemmWritesTheProductOfTheQuantizedOperands) {
+  {
+    h5::File f = h5::File::open_rw(in_);
+    f.write("a", hostile(32, 80, 9, false), {32, 80});
+  }
+  struct Case {
+    std::string options, numerics;
+    QuantSpec a, b;
+  };
+  QuantSpec nv, nv2d, nv_sr_rows, mx, fp8;
+  named_format("nvfp4", nv);
+  named_format("mxfp4", mx);
+  named_format("fp8_e4m3", fp8);
+  mx.block = 16;  // 80 columns
+  QuantSpec mx_ceil = mx;
+  mx_ceil.scale_rule = ScaleRule::ceil;
+  nv2d = nv;
+  nv2d.tile = Tile::d2;
+  nv_sr_rows = nv;
+  nv_sr_rows.rounding = Rounding::sr;
+  nv_sr_rows.row_scaled = true;
+  const Case cases[] = {
+      {"--a-format nvfp4 --a-rounding sr --a-row-scaled --a-seed 5 --b-format nvfp4 --b-tile 2d", "block_exact", nv_sr_rows, nv2d},
+      {"--a-format nvfp4 --b-format nvfp4 --b-tile 2d --numerics dequant_fp32", "dequant_fp32", nv, nv2d},
+      {"--a-format mxfp4 --a-block 16 --b-format mxfp4 --b-block 16 --b-scale-rule ceil", "block_exact", mx, mx_ceil},
+      {"--a-format fp8_e4m3 --b-format nvfp4 --numerics dequant_fp32", "dequant_fp32", fp8, nv},
+  };
+  for (const Case& c : cases) {
+    const std::string out = path("c.h5");
+    fs::remove(out);
+    const CliResult r = run_cli("gemm " + in_ + " " + in_ + " " + out + " --a-dataset a --b-dataset w " + c.options);
+    ASSERT_EQ(r.code, 0) << c.options << ": " << r.output;
+    const h5::File f = h5::File::open_ro(out);
+    EXPECT_EQ(f.attr_string("/", "numerics"), c.numerics);
+    const std::vector<float> a = f.read<float>("a/dequant"), b = f.read<float>("b/dequant");
+    std::vector<float> want(32 * 48);
+    if (c.numerics == "block_exact") {
+      Fp4Operand fa, fb;
+      std::vector<uint8_t> codes, scales;
+      std::vector<float> rows, values(32 * 80);
+      float amax = 0;
+      QuantOutputs qo{&codes, &scales, &amax, nullptr};
+      qo.row_amax = &rows;
+      const std::vector<float> xa = hostile(32, 80, 9, false);
+      quantize(xa.data(), values.data(), 32, 80, c.a, QuantRandom{c.a.rounding == Rounding::sr ? 5u : 0u, 0, 0}, qo);
+      EXPECT_TRUE(bytes_equal(codes, f.read<uint8_t>("a/codes"), c.options + " a codes"));
+      fp4_operand_from_codes(fa, c.a, 32, 80, codes, scales, amax, rows);
+      values.resize(48 * 80);
+      quantize(w_.data(), values.data(), 48, 80, c.b, {}, qo);
+      EXPECT_TRUE(bytes_equal(scales, f.read<uint8_t>("b/scales"), c.options + " b scales"));
+      fp4_operand_from_codes(fb, c.b, 48, 80, codes, scales, amax, rows);
+      fp4_matmul(want.data(), whole(fa), whole(fb), false);
+    } else {
+      matmul(want.data(), a.data(), Trans::n, b.data(), Trans::t, 32, 48, 80, false);
+    }
+    EXPECT_TRUE(float_bits_equal(want, f.read<float>("c"), c.options));
+  }
+  const std::string out = path("bad.h5");
+  const std::string base = "gemm " + in_ + " " + in_ + " " + out + " --a-dataset a --b-dataset w ";
+  for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+           {base + "--a-format fp8_e4m3 --b-format nvfp4", "block_exact needs both operands FP4"},
+           {base + "--a-format nvfp4 --b-format nvfp4 --b-block 8", "of one block size"},
+           {"gemm " + in_ + " " + in_ + " " + out + " --a-dataset a --b-dataset odd --a-format nvfp4 --b-format nvfp4 --b-block 8",
+            "the contraction axes (the last) differ"},
+           {base + "--a-format nvfp4 --b-format nvfp4 --numerics exact", ""}}) {
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.code, 2) << args << ": " << r.output;
+    if (!message.empty()) EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(out)) << args;
+  }
 }
 
 }  // namespace

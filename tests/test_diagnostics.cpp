@@ -151,6 +151,32 @@ TEST(Diagnostics, CoverageCountsMatchTheModelsGemmCount) {
   EXPECT_NE(hc.summary().find("high precision: bf16 rne"), std::string::npos) << hc.summary();
 }
 
+// Under block_exact every FP4 x FP4 GEMM says so in the manifest (the LM head's bf16 GEMMs stay
+// dequant_fp32), the coverage line names it, and a checkpoint line of five fields reads as
+// dequant_fp32.
+TEST(Diagnostics, ManifestRecordsEachGemmsNumerics) {
+  const Config c = tiny("nvfp4", 2, {"recipe.gemm_numerics=block_exact"});
+  Model m(c.model, run_recipe(c));
+  m.init_parameters(1);
+  std::vector<int32_t> tokens(size_t(kBatch) * (kSeqLen + 1));
+  for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = int32_t(i * 7 % 8);
+  m.forward_backward(tokens.data(), kBatch, kSeqLen, 1, 1, 0);
+  const auto entries = manifest_entries(m);
+  for (const auto& e : entries)
+    EXPECT_EQ(e.numerics, e.tensor == "lm_head" ? GemmNumerics::dequant_fp32 : GemmNumerics::block_exact)
+        << e.tensor << " " << e.format;
+  const RecipeCoverage cov = recipe_coverage(entries, m.linear_names());
+  EXPECT_NE(cov.summary().find("; FP4 x FP4 GEMMs block_exact"), std::string::npos) << cov.summary();
+  const auto back = parse_manifest(serialize_manifest(entries));
+  ASSERT_EQ(back.size(), entries.size());
+  for (size_t i = 0; i < back.size(); ++i) EXPECT_EQ(back[i].numerics, entries[i].numerics);
+  EXPECT_NE(manifest_yaml(entries, cov).find("numerics: block_exact"), std::string::npos);
+  const auto old = parse_manifest("layers.0.mlp.up_proj\t0\t1\tfp4_e2m1/16 e4m3 2d rne\t5\n");
+  ASSERT_EQ(old.size(), 1u);
+  EXPECT_EQ(old[0].numerics, GemmNumerics::dequant_fp32);
+  EXPECT_THROW(parse_manifest("layers.0.mlp.up_proj\t0\t1\tfp4_e2m1/16 e4m3 2d rne\t5\texact\n"), std::runtime_error);
+}
+
 // The manifest and coverage in the run file count every use of the whole run, also across a resume.
 TEST(Diagnostics, ManifestIsCarriedAcrossAResume) {
   const std::string dir = temp_dir("manifest");

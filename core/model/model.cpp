@@ -353,16 +353,18 @@ struct Model::Impl {
     for (int op = 0; op < kGemmOperands; ++op) {
       const QuantSpec& spec = spec_of(lin.recipe, role, op);
       int64_t& slot = last_use[size_t((li * kGemmRoles + role) * kGemmOperands + op)];
-      if (slot < 0 || !(uses[size_t(slot)].spec == spec)) {
+      const GemmNumerics numerics = lin.state.numerics[role];
+      if (slot < 0 || !(uses[size_t(slot)].spec == spec) || uses[size_t(slot)].numerics != numerics) {
         slot = -1;
         for (size_t u = 0; u < uses.size(); ++u) {
           const GemmUse& use = uses[u];
-          if (use.tensor == li && int(use.role) == role && int(use.operand) == op && use.spec == spec) {
+          if (use.tensor == li && int(use.role) == role && int(use.operand) == op && use.spec == spec &&
+              use.numerics == numerics) {
             slot = int64_t(u);
           }
         }
         if (slot < 0) {
-          uses.push_back(GemmUse{li, GemmRole(role), Operand(op), spec, 0});
+          uses.push_back(GemmUse{li, GemmRole(role), Operand(op), spec, numerics, 0});
           slot = int64_t(uses.size()) - 1;
         }
       }

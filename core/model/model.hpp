@@ -59,6 +59,7 @@ struct GemmUse {
   GemmRole role = GemmRole::fprop;
   Operand operand = Operand::a;
   QuantSpec spec;
+  GemmNumerics numerics = GemmNumerics::dequant_fp32;  // what the operand's GEMM computed
   int64_t count = 0;
 };
 

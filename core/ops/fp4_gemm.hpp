@@ -1,6 +1,6 @@
 // Block-scaled FP4 × FP4 products (`block_exact` GEMM numerics), computed the way a block-scaled
 // MMA does: exact integer products inside each block, one scale multiply per block, fp32
-// accumulation across blocks (core/quant/NUMERICS.md, "Block-scaled FP4 GEMMs"). Both operands are
+// accumulation across blocks (README "FP4 × FP4 GEMMs"). Both operands are
 // stored [rows, k] with blocks along k (the contraction axis), as the quantizer writes a copy.
 //
 // For C [m, n] = A [m, k] · B [n, k]ᵀ, with a, b = 2 × the E2M1 values (integers in [−12, 12]),

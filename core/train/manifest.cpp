@@ -42,9 +42,10 @@ std::vector<ManifestEntry> manifest_entries(const Model& model, const std::vecto
   std::vector<ManifestEntry> out = carried;
   const auto names = model.linear_names();
   for (const GemmUse& u : model.gemm_uses()) {
-    ManifestEntry e{names.at(size_t(u.tensor)), u.role, u.operand, u.spec.element, describe(u.spec), u.count};
+    ManifestEntry e{names.at(size_t(u.tensor)), u.role, u.operand, u.spec.element, describe(u.spec), u.count, u.numerics};
     auto same = [&](const ManifestEntry& x) {
-      return x.tensor == e.tensor && x.role == e.role && x.operand == e.operand && x.format == e.format;
+      return x.tensor == e.tensor && x.role == e.role && x.operand == e.operand && x.format == e.format &&
+             x.numerics == e.numerics;
     };
     if (auto it = std::find_if(out.begin(), out.end(), same); it != out.end()) it->count += e.count;
     else out.push_back(e);
@@ -55,7 +56,8 @@ std::vector<ManifestEntry> manifest_entries(const Model& model, const std::vecto
 std::string serialize_manifest(const std::vector<ManifestEntry>& entries) {
   std::ostringstream out;
   for (const auto& e : entries)
-    out << e.tensor << '\t' << int(e.role) << '\t' << int(e.operand) << '\t' << e.format << '\t' << e.count << '\n';
+    out << e.tensor << '\t' << int(e.role) << '\t' << int(e.operand) << '\t' << e.format << '\t' << e.count << '\t'
+        << to_string(e.numerics) << '\n';
   return out.str();
 }
 
@@ -69,10 +71,12 @@ std::vector<ManifestEntry> parse_manifest(const std::string& text) {
       j = std::min(line.find('\t', i), line.size());
       f.push_back(line.substr(i, j - i));
     }
-    if (f.size() != 5 || (f[1] != "0" && f[1] != "1" && f[1] != "2") || (f[2] != "0" && f[2] != "1"))
+    GemmNumerics numerics = GemmNumerics::dequant_fp32;
+    if ((f.size() != 5 && f.size() != 6) || (f[1] != "0" && f[1] != "1" && f[1] != "2") || (f[2] != "0" && f[2] != "1") ||
+        (f.size() == 6 && !parse(f[5], numerics)))
       throw std::runtime_error("recipe manifest: malformed line '" + line + "'");
     out.push_back(ManifestEntry{f[0], GemmRole(std::stoi(f[1])), Operand(std::stoi(f[2])), element_of(f[3]), f[3],
-                                std::stoll(f[4])});
+                                std::stoll(f[4]), numerics});
   }
   return out;
 }
@@ -83,6 +87,7 @@ RecipeCoverage recipe_coverage(const std::vector<ManifestEntry>& entries, const 
   std::map<std::string, std::set<std::pair<int, int>>> low, high;
   for (const auto& e : entries) {
     if (e.count <= 0) continue;
+    if (e.numerics == GemmNumerics::block_exact) c.block_exact_uses += e.count;
     if (e.tensor == kLmHead) {
       add_unique(c.lm_head_formats, e.format);
       continue;
@@ -117,6 +122,7 @@ std::string RecipeCoverage::summary() const {
   if (!other_formats.empty()) s += (quantized_linears ? "; high precision: " : ": ") + join(other_formats);
   if (switched_slots) s += "; " + std::to_string(switched_slots) + " operands switched precision during the run";
   if (!lm_head_formats.empty()) s += "; lm_head " + join(lm_head_formats);
+  if (block_exact_uses > 0) s += "; FP4 x FP4 GEMMs block_exact";
   return s;
 }
 
@@ -130,7 +136,8 @@ std::string manifest_yaml(const std::vector<ManifestEntry>& entries, const Recip
   out << "uses:\n";
   for (const auto& e : entries)
     out << "  - {tensor: \"" << e.tensor << "\", gemm: " << to_string(e.role) << ", operand: "
-        << operand_name(e.role, e.operand) << ", format: \"" << e.format << "\", count: " << e.count << "}\n";
+        << operand_name(e.role, e.operand) << ", format: \"" << e.format << "\", numerics: " << to_string(e.numerics)
+        << ", count: " << e.count << "}\n";
   return out.str();
 }
 

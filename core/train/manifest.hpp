@@ -18,12 +18,14 @@ struct ManifestEntry {
   ElementFormat element = ElementFormat::none;
   std::string format;  // describe() of the QuantSpec
   int64_t count = 0;   // operand uses (training and validation passes)
+  GemmNumerics numerics = GemmNumerics::dequant_fp32;  // what the GEMM computed (block_exact: FP4 pairs)
 };
 
 // The model's counters since its construction, added to `carried` (a resumed run's earlier uses).
 std::vector<ManifestEntry> manifest_entries(const Model& model, const std::vector<ManifestEntry>& carried = {});
 
-// Checkpoint form: one tab-separated line per entry (tensor, role, operand, format, count).
+// Checkpoint form: one tab-separated line per entry (tensor, role, operand, format, count, numerics);
+// lines of five fields (checkpoints written before GEMM numerics existed) read as dequant_fp32.
 std::string serialize_manifest(const std::vector<ManifestEntry>& entries);
 std::vector<ManifestEntry> parse_manifest(const std::string& text);  // throws std::runtime_error
 
@@ -37,7 +39,9 @@ struct RecipeCoverage {
   std::vector<std::string> quantized_formats;  // low-precision formats of block linears, first use first
   std::vector<std::string> other_formats;      // high-precision formats of block linears
   std::vector<std::string> lm_head_formats;
+  int64_t block_exact_uses = 0;  // operand uses whose GEMM ran block_exact
   // "14/14 linear layers quantized (84/84 GEMM operands): fp4_e2m1/16 e4m3 1d rne, ...; lm_head bf16 rne"
+  // followed by "; FP4 x FP4 GEMMs block_exact" when any GEMM ran block_exact
   std::string summary() const;
 };
 RecipeCoverage recipe_coverage(const std::vector<ManifestEntry>& entries, const std::vector<std::string>& linear_names);

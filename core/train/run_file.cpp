@@ -392,10 +392,12 @@ void RunWriter::set_manifest(const std::string& recipe_manifest, const std::stri
   impl_->flush_now();
 }
 
-void RunWriter::set_machine(int64_t threads, double gemm_peak_gflops, const std::string& gemm_engine) {
+void RunWriter::set_machine(int64_t threads, double gemm_peak_gflops, const std::string& gemm_engine,
+                            const std::string& fp4_kernel) {
   impl_->file.set_attr("/", "threads", threads);
   impl_->file.set_attr("/", "gemm_peak_gflops", gemm_peak_gflops);
   impl_->file.set_attr("/", "gemm_engine", gemm_engine);
+  impl_->file.set_attr("/", "fp4_kernel", fp4_kernel);
   impl_->flush_now();
 }
 

@@ -111,7 +111,7 @@ class RunWriter {
   void set_manifest(const std::string& recipe_manifest, const std::string& coverage);
   // The GEMM peak measured at the start of this session and its thread count (a resumed run
   // records the latest session's).
-  void set_machine(int64_t threads, double gemm_peak_gflops, const std::string& gemm_engine);
+  void set_machine(int64_t threads, double gemm_peak_gflops, const std::string& gemm_engine, const std::string& fp4_kernel);
   void set_sentinel(const SentinelRecord&);  // writes sentinel/ (once); flushes
   void flush();
 

@@ -158,7 +158,9 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
     writer.emplace(RunWriter::create(run_path, meta));
   }
 
-  if (writer) writer->set_machine(omp_get_max_threads(), measure_gemm_peak_gflops(), gemm_engine_name(gemm_engine()));
+  if (writer)
+    writer->set_machine(omp_get_max_threads(), measure_gemm_peak_gflops(), gemm_engine_name(gemm_engine()),
+                        to_string(fp4_kernel()));
   const double flops_per_step = model_flops_per_token(cfg.model) * double(tokens_per_step);
 
   std::vector<int32_t> batch(static_cast<size_t>(B) * (T + 1));

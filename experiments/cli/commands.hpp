@@ -18,6 +18,7 @@ struct Exit {
 };
 
 void add_quantize_command(CLI::App& app);
+void add_gemm_command(CLI::App& app);
 void add_formats_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
