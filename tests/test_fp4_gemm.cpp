@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/formats/bf16.hpp"
 #include "core/formats/fp4_e2m1.hpp"
 #include "core/formats/fp8.hpp"
 #include "core/formats/ue8m0.hpp"
@@ -63,7 +64,7 @@ float decode_scale(const QuantSpec& s, uint8_t code) {
 // exact arithmetic, p = s_a · s_b / 4 outside fp32's range (UE8M0 pairs only), is taken as defined:
 // p rounded to fp32 (0 or Inf), then the fused add.
 std::vector<float> formula(const Quantized& a, const Quantized& b, int64_t k0, int64_t kn, const std::vector<float>& c0,
-                           bool accumulate) {
+                           bool accumulate, bool bf16 = false) {
   const int block = a.spec.block;
   auto unit = [](const Quantized& q, int64_t row) {
     if (q.spec.scale != ScaleFormat::e4m3) return 1.0f;
@@ -89,7 +90,7 @@ std::vector<float> formula(const Quantized& a, const Quantized& b, int64_t k0, i
         acc = float(double(acc) + sa * sb * dot);
       }
       const float g = (unit(a, i) * unit(b, j)) * recip;
-      const float v = acc * g;
+      const float v = bf16 ? bf16_round(acc * g) : acc * g;
       c[size_t(i * b.rows + j)] = accumulate ? c0[size_t(i * b.rows + j)] + v : v;
     }
   return c;
@@ -153,17 +154,20 @@ TEST(Fp4Gemm, EveryKernelComputesTheFormulaOnHostileInputs) {
       const auto xa = hostile(s.m, s.k, 11 + s.m, false), xb = hostile(s.n, s.k, 23 + s.n, false);
       const Quantized a = quantize_operand(xa, s.m, s.k, p.a, 1), b = quantize_operand(xb, s.n, s.k, p.b, 2);
       const std::vector<float> c0 = gaussian(size_t(s.m * s.n), 5);
-      for (bool accumulate : {false, true}) {
-        const std::vector<float> want = formula(a, b, 0, s.k, c0, accumulate);
+      for (int mode = 0; mode < 4; ++mode) {
+        const bool accumulate = mode & 1, bf16 = mode & 2;
+        const std::vector<float> want = formula(a, b, 0, s.k, c0, accumulate, bf16);
+        bool finite = true;
+        for (float v : want) finite = finite && std::isfinite(v);
         for (Fp4Kernel kernel : kernels()) {
           for (int threads : {1, 2}) {
             omp_set_num_threads(threads);
             std::vector<float> c = c0;
-            fp4_matmul(kernel, c.data(), whole(a.op), whole(b.op), accumulate);
-            EXPECT_TRUE(float_bits_equal(want, c, std::string(p.what) + " " + to_string(kernel) + " m" +
-                                                      std::to_string(s.m) + " n" + std::to_string(s.n) + " k" +
-                                                      std::to_string(s.k) + (accumulate ? " acc" : "") + " threads " +
-                                                      std::to_string(threads)));
+            const std::string what = std::string(p.what) + " " + to_string(kernel) + " m" + std::to_string(s.m) + " n" +
+                                     std::to_string(s.n) + " k" + std::to_string(s.k) + (accumulate ? " acc" : "") +
+                                     (bf16 ? " bf16" : "") + " threads " + std::to_string(threads);
+            EXPECT_EQ(fp4_matmul(kernel, c.data(), whole(a.op), whole(b.op), accumulate, bf16), finite) << what;
+            EXPECT_TRUE(float_bits_equal(want, c, what));
           }
         }
       }

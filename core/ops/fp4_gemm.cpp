@@ -13,6 +13,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "core/formats/bf16.hpp"
 #include "core/formats/fp8.hpp"
 #include "core/formats/ue8m0.hpp"
 #include "core/profile/op_timer.hpp"
@@ -60,17 +61,19 @@ struct Problem {
   const Fp4Operand* bo;
   int64_t b_k0;
   float recip_denom;
+  bool accumulate, bf16;  // C += product, or C = product; the product rounded to bf16 first
   float ua(int64_t i) const { return ao->unit.size() == 1 ? ao->unit[0] : ao->unit[size_t(i)]; }
   float ub(int64_t j) const { return bo->unit.size() == 1 ? bo->unit[0] : bo->unit[size_t(j)]; }
 };
 
 // ---- scalar kernel: the formula read straight off the operands ----
-void scalar_kernel(float* c, const Problem& p, bool accumulate) {
+bool scalar_kernel(float* c, const Problem& p) {
   const Fp4Operand& bo = *p.bo;
   const int64_t ldb = bo.k, ldsb = bo.k / p.block;
   const int8_t* b = bo.q.data() + p.b_k0;
   const float* sb = bo.scale.data() + p.b_k0 / p.block;
-#pragma omp parallel for schedule(static)
+  unsigned bad = 0;
+#pragma omp parallel for schedule(static) reduction(| : bad)
   for (int64_t i = 0; i < p.m; ++i) {
     for (int64_t j = 0; j < p.n; ++j) {
       float acc = 0.0f;
@@ -82,11 +85,14 @@ void scalar_kernel(float* c, const Problem& p, bool accumulate) {
         const float scale = p.sa[i * p.ldsa + blk] * (sb[j * ldsb + blk] * 0.25f);
         acc = std::fma(scale, float(dot), acc);
       }
-      const float v = acc * global_factor(p.ua(i), p.ub(j), p.recip_denom);
+      float v = acc * global_factor(p.ua(i), p.ub(j), p.recip_denom);
+      if (p.bf16) v = bf16_round(v);
       float& out = c[i * p.n + j];
-      out = accumulate ? out + v : v;
+      out = p.accumulate ? out + v : v;
+      bad |= !std::isfinite(out);
     }
   }
+  return bad == 0;
 }
 
 // ---- packed B and A's per-block offsets for the vector kernels ----
@@ -167,8 +173,18 @@ int32_t load_group(const int8_t* x) {
 // ---- AVX-512 VNNI: R rows × P panels of 16 columns, over all blocks ----
 #define FP4LAB_VNNI __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni,fma")))
 
+// RNE to bf16 as the quantizer's bf16 kernel rounds (NaN quieted, sign and payload kept), in fp32 bits.
+FP4LAB_VNNI inline __m512 bf16_round16(__m512 v) {
+  const __m512i bits = _mm512_castps_si512(v);
+  const __m512i high = _mm512_set1_epi32(int(0xFFFF0000u));
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));
+  const __m512i rounded = _mm512_and_si512(_mm512_add_epi32(bits, _mm512_add_epi32(_mm512_set1_epi32(0x7FFF), lsb)), high);
+  const __m512i quiet = _mm512_and_si512(_mm512_or_si512(bits, _mm512_set1_epi32(0x00400000)), high);
+  return _mm512_castsi512_ps(_mm512_mask_blend_epi32(_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), rounded, quiet));
+}
+
 template <int R, int P, int G>
-FP4LAB_VNNI void vnni_rows(float* c, const Problem& p, const Packed& pk, int64_t i0, int64_t pn, bool accumulate) {
+FP4LAB_VNNI bool vnni_rows(float* c, const Problem& p, const Packed& pk, int64_t i0, int64_t pn) {
   __m512 acc[R][P];
 #pragma GCC unroll 16
   for (int r = 0; r < R; ++r)
@@ -209,6 +225,7 @@ FP4LAB_VNNI void vnni_rows(float* c, const Problem& p, const Packed& pk, int64_t
     }
   }
   const __m512 rden = _mm512_set1_ps(p.recip_denom);
+  __mmask16 bad = 0;
 #pragma GCC unroll 2
   for (int q = 0; q < P; ++q) {
     const int64_t j0 = (pn + q) * kPanel;
@@ -219,18 +236,21 @@ FP4LAB_VNNI void vnni_rows(float* c, const Problem& p, const Packed& pk, int64_t
       const int64_t i = i0 + r;
       const __m512 g = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(p.ua(i)), ub), rden);
       __m512 v = _mm512_mul_ps(acc[r][q], g);
+      if (p.bf16) v = bf16_round16(v);
       float* out = c + i * p.n + j0;
-      if (accumulate) v = _mm512_add_ps(_mm512_maskz_loadu_ps(mask, out), v);
+      if (p.accumulate) v = _mm512_add_ps(_mm512_maskz_loadu_ps(mask, out), v);
       _mm512_mask_storeu_ps(out, mask, v);
+      bad |= _mm512_mask_fpclass_ps_mask(mask, v, 0x99);  // QNaN, SNaN, +Inf, -Inf
     }
   }
+  return bad == 0;
 }
 
 // ---- AVX2: the same with a panel as two halves of 8 columns; u8 × s8 by vpmaddubsw + vpmaddwd ----
 #define FP4LAB_AVX2 __attribute__((target("avx2,fma")))
 
 template <int R, int G>
-FP4LAB_AVX2 void avx2_rows(float* c, const Problem& p, const Packed& pk, int64_t i0, int64_t pn, bool accumulate) {
+FP4LAB_AVX2 bool avx2_rows(float* c, const Problem& p, const Packed& pk, int64_t i0, int64_t pn) {
   __m256 acc[R][2];
   for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
   const uint8_t* bp = pk.b.data() + size_t(pn * (p.k / 4) * kPanel * 4);
@@ -259,6 +279,7 @@ FP4LAB_AVX2 void avx2_rows(float* c, const Problem& p, const Packed& pk, int64_t
   const int64_t j0 = pn * kPanel;
   const int64_t cols = std::min<int64_t>(kPanel, p.n - j0);
   const __m256 rden = _mm256_set1_ps(p.recip_denom);
+  bool bad = false;
   for (int r = 0; r < R; ++r) {
     const int64_t i = i0 + r;
     alignas(32) float v[kPanel];
@@ -268,11 +289,16 @@ FP4LAB_AVX2 void avx2_rows(float* c, const Problem& p, const Packed& pk, int64_t
       _mm256_store_ps(v + h * 8, _mm256_mul_ps(acc[r][h], g));
     }
     float* out = c + i * p.n + j0;
-    for (int64_t col = 0; col < cols; ++col) out[col] = accumulate ? out[col] + v[col] : v[col];
+    for (int64_t col = 0; col < cols; ++col) {
+      const float x = p.bf16 ? bf16_round(v[col]) : v[col];
+      out[col] = p.accumulate ? out[col] + x : x;
+      bad |= !std::isfinite(out[col]);
+    }
   }
+  return !bad;
 }
 
-using RowsFn = void (*)(float*, const Problem&, const Packed&, int64_t, int64_t, bool);
+using RowsFn = bool (*)(float*, const Problem&, const Packed&, int64_t, int64_t);
 
 // rows_fn<Kernel, P, G>(r): the kernel for r rows (1..8) of P panels and G groups per block.
 template <template <int, int, int> class Pick, int P, int G>
@@ -298,7 +324,7 @@ struct Avx2Pick {  // one panel per call
 
 constexpr int kVnniRows = 6, kAvx2Rows = 4;
 
-void vector_kernel(Fp4Kernel kernel, float* c, const Problem& p, bool accumulate) {
+bool vector_kernel(Fp4Kernel kernel, float* c, const Problem& p) {
   const Packed& pk = pack(p);
   const bool vnni = kernel == Fp4Kernel::avx512_vnni;
   const int rows = vnni ? kVnniRows : kAvx2Rows;
@@ -310,7 +336,8 @@ void vector_kernel(Fp4Kernel kernel, float* c, const Problem& p, bool accumulate
     return g4 ? rows_fn<VnniPick, 1, 4>(r) : rows_fn<VnniPick, 1, 8>(r);
   };
   const int64_t row_tiles = ceil_div(p.m, kTileRows), panel_tiles = ceil_div(pk.panels, kTilePanels);
-#pragma omp parallel for schedule(dynamic, 1)
+  unsigned finite = 1;
+#pragma omp parallel for schedule(dynamic, 1) reduction(& : finite)
   for (int64_t t = 0; t < row_tiles * panel_tiles; ++t) {
     const int64_t r0 = (t / panel_tiles) * kTileRows, r1 = std::min(p.m, r0 + kTileRows);
     const int64_t p0 = (t % panel_tiles) * kTilePanels, p1 = std::min(pk.panels, p0 + kTilePanels);
@@ -318,10 +345,11 @@ void vector_kernel(Fp4Kernel kernel, float* c, const Problem& p, bool accumulate
       const int panels = int(std::min<int64_t>(step, p1 - pn));
       const RowsFn full = fn(rows, panels);
       int64_t i = r0;
-      for (; i + rows <= r1; i += rows) full(c, p, pk, i, pn, accumulate);
-      if (i < r1) fn(int(r1 - i), panels)(c, p, pk, i, pn, accumulate);
+      for (; i + rows <= r1; i += rows) finite &= full(c, p, pk, i, pn);
+      if (i < r1) finite &= fn(int(r1 - i), panels)(c, p, pk, i, pn);
     }
   }
+  return finite != 0;
 }
 
 bool cpu_has(Fp4Kernel k) {
@@ -435,11 +463,11 @@ Fp4Kernel fp4_kernel() {
 
 bool fp4_kernel_supported(Fp4Kernel k) { return cpu_has(k); }
 
-void fp4_matmul(float* c, const Fp4View& a, const Fp4View& b, bool accumulate) {
-  fp4_matmul(fp4_kernel(), c, a, b, accumulate);
+bool fp4_matmul(float* c, const Fp4View& a, const Fp4View& b, bool accumulate, bool bf16_product) {
+  return fp4_matmul(fp4_kernel(), c, a, b, accumulate, bf16_product);
 }
 
-void fp4_matmul(Fp4Kernel kernel, float* c, const Fp4View& a, const Fp4View& b, bool accumulate) {
+bool fp4_matmul(Fp4Kernel kernel, float* c, const Fp4View& a, const Fp4View& b, bool accumulate, bool bf16_product) {
   const OpScope op_scope(OpGroup::gemm);
   const Fp4Operand& ao = *a.op;
   const Fp4Operand& bo = *b.op;
@@ -461,10 +489,12 @@ void fp4_matmul(Fp4Kernel kernel, float* c, const Fp4View& a, const Fp4View& b, 
   p.bo = &bo;
   p.b_k0 = b.k0;
   p.recip_denom = 1.0f / (ao.denom * bo.denom);
-  if (p.m == 0 || p.n == 0) return;
+  p.accumulate = accumulate;
+  p.bf16 = bf16_product;
+  if (p.m == 0 || p.n == 0) return true;
   // The vector kernels take blocks of 16 and 32 (NVFP4, MXFP4); other blocks run the scalar one.
-  if (kernel == Fp4Kernel::scalar || (p.block != 16 && p.block != 32)) scalar_kernel(c, p, accumulate);
-  else vector_kernel(kernel, c, p, accumulate);
+  if (kernel == Fp4Kernel::scalar || (p.block != 16 && p.block != 32)) return scalar_kernel(c, p);
+  return vector_kernel(kernel, c, p);
 }
 
 }  // namespace fp4lab

@@ -73,9 +73,13 @@ std::string to_string(Fp4Kernel);
 Fp4Kernel fp4_kernel();
 bool fp4_kernel_supported(Fp4Kernel);
 
-// C [m, n] (+)= A · Bᵀ by the formula above (m = a.op->rows, n = b.op->rows). Throws
-// std::invalid_argument when the shapes or blocks disagree.
-void fp4_matmul(float* c, const Fp4View& a, const Fp4View& b, bool accumulate);
-void fp4_matmul(Fp4Kernel kernel, float* c, const Fp4View& a, const Fp4View& b, bool accumulate);
+// C [m, n] (+)= A · Bᵀ by the formula above (m = a.op->rows, n = b.op->rows); with bf16_product
+// each product RN(acc · G) is rounded to bf16 (RNE, NaN quieted, as the quantizer's bf16) before it
+// is stored or added, as a recipe with bf16 GEMM outputs emits it. Returns whether every element
+// written is finite (the non-finite sentinel). Throws std::invalid_argument when the shapes or
+// blocks disagree.
+bool fp4_matmul(float* c, const Fp4View& a, const Fp4View& b, bool accumulate, bool bf16_product = false);
+bool fp4_matmul(Fp4Kernel kernel, float* c, const Fp4View& a, const Fp4View& b, bool accumulate,
+                bool bf16_product = false);
 
 }  // namespace fp4lab

@@ -218,16 +218,16 @@ struct Product {
   Trans tb = Trans::n;
   int64_t k = 0;
   Fp4View fa, fb;  // block_exact when set
-  void operator()(float* c, int64_t m, int64_t n, bool accumulate) const {
-    if (fa.op) fp4_matmul(c, fa, fb, accumulate);
-    else matmul(c, a, ta, b, tb, m, n, k, accumulate);
+  void operator()(float* c, int64_t m, int64_t n, bool accumulate) const {  // the fp32 matmul
+    matmul(c, a, ta, b, tb, m, n, k, accumulate);
   }
 };
 
 // out [m, n] += the product, rounded to bf16 first when the recipe says so. Returns whether `out`
-// is finite afterwards.
+// is finite afterwards. A block-scaled FP4 product rounds and adds in its own epilogue.
 bool accumulate_product(float* out, const Product& product, int64_t m, int64_t n, bool bf16_output,
                         std::vector<float>& tmp) {
+  if (product.fa.op) return fp4_matmul(out, product.fa, product.fb, true, bf16_output);
   if (!bf16_output) {
     product(out, m, n, true);
     return all_finite(out, m * n);
@@ -349,11 +349,14 @@ void linear_forward(float* y, LinearInput& x, const float* w, int64_t n, const L
     note_amax(st, q, kFprop, kOperandB, st.w_fprop);
     st.used[kFprop][kOperandB] = &st.w_fprop;
   }
-  if (exact) fp4_matmul(y, whole(x.fprop.fp4), whole(st.w_fprop.fp4), false);  // [M, N]
-  else matmul(y, xa, Trans::n, wb, Trans::t, m, n, k, false);
   bool nonfinite = false;
-  if (r.bf16_output) quantize(y, y, m, n, bf16_spec(), {}, QuantOutputs{.nonfinite = &nonfinite});
-  else nonfinite = !all_finite(y, m * n);
+  if (exact) {  // [M, N], rounded to bf16 in the kernel's epilogue
+    nonfinite = !fp4_matmul(y, whole(x.fprop.fp4), whole(st.w_fprop.fp4), false, r.bf16_output);
+  } else {
+    matmul(y, xa, Trans::n, wb, Trans::t, m, n, k, false);
+    if (r.bf16_output) quantize(y, y, m, n, bf16_spec(), {}, QuantOutputs{.nonfinite = &nonfinite});
+    else nonfinite = !all_finite(y, m * n);
+  }
   if (nonfinite) throw_output_finding(y, m, n, ops, quantized, kFprop);
 }
 

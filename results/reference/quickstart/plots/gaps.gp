@@ -14,8 +14,8 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 0.0215301988 0.00517406971 0.037886328 0.022338456 0.0104540856 0.0342228263 "recipe=nvfp4"
-1 0.0498658912 0.0410788332 0.0586529492 0.0537231951 0.0388830184 0.0685633717 "recipe=mxfp4"
+0 0.014648544 0.00722313434 0.0220739537 0.0134697586 -0.00107723282 0.0280167501 "recipe=nvfp4"
+1 0.0497428927 0.0410414656 0.0584443198 0.0533222018 0.0381180082 0.0685263954 "recipe=mxfp4"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:1.6]

@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $tok << EOD
 # x gap_pct lo hi censored label
-0 1.10170124 1.10170124 1.10170124 1 "recipe=nvfp4"
+0 0.911988856 0.911988856 0.911988856 1 "recipe=nvfp4"
 1 1.76818835 1.76818835 1.76818835 1 "recipe=mxfp4"
 EOD
 set title "Extra tokens to reach the target loss (target: baseline_final)\nT_config / T_baseline - 1, mean over seeds; bars: 95% CI"
