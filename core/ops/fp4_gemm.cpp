@@ -121,6 +121,57 @@ void offset_groups(const int8_t* src, int64_t groups, uint8_t* dst) {
     for (int e = 0; e < 4; ++e) dst[g * kPanel * 4 + e] = uint8_t(src[4 * g + e] + kOffset);
 }
 
+// The full panel of 16 columns j0.. (B rows at src + c · ld): dst[g · 64 + c · 4 + e] = b + 12,
+// 16 groups at a time as a 16 × 16 transpose of 32-bit words; the groups left over by offset_groups.
+__attribute__((target("avx512f,avx512bw"))) void pack_panel_avx512(const int8_t* src, int64_t ld, int64_t groups,
+                                                                   uint8_t* dst) {
+  const __m512i offset = _mm512_set1_epi8(kOffset);
+  int64_t g = 0;
+  for (; g + 16 <= groups; g += 16) {
+    __m512i r[16], t[16];
+    for (int c = 0; c < 16; ++c) r[c] = _mm512_add_epi8(_mm512_loadu_si512(src + c * ld + 4 * g), offset);
+    for (int i = 0; i < 8; ++i) {
+      t[2 * i] = _mm512_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
+      t[2 * i + 1] = _mm512_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
+    }
+    for (int i = 0; i < 4; ++i) {  // r[4i + q], 128-bit lane L: rows 4i..4i+3 of word column 4L + q
+      r[4 * i] = _mm512_unpacklo_epi64(t[4 * i], t[4 * i + 2]);
+      r[4 * i + 1] = _mm512_unpackhi_epi64(t[4 * i], t[4 * i + 2]);
+      r[4 * i + 2] = _mm512_unpacklo_epi64(t[4 * i + 1], t[4 * i + 3]);
+      r[4 * i + 3] = _mm512_unpackhi_epi64(t[4 * i + 1], t[4 * i + 3]);
+    }
+    for (int q = 0; q < 4; ++q) {
+      const __m512i v = _mm512_shuffle_i32x4(r[q], r[4 + q], 0x88), w = _mm512_shuffle_i32x4(r[q], r[4 + q], 0xDD);
+      const __m512i v2 = _mm512_shuffle_i32x4(r[8 + q], r[12 + q], 0x88), w2 = _mm512_shuffle_i32x4(r[8 + q], r[12 + q], 0xDD);
+      _mm512_storeu_si512(dst + (g + q) * kPanel * 4, _mm512_shuffle_i32x4(v, v2, 0x88));
+      _mm512_storeu_si512(dst + (g + 8 + q) * kPanel * 4, _mm512_shuffle_i32x4(v, v2, 0xDD));
+      _mm512_storeu_si512(dst + (g + 4 + q) * kPanel * 4, _mm512_shuffle_i32x4(w, w2, 0x88));
+      _mm512_storeu_si512(dst + (g + 12 + q) * kPanel * 4, _mm512_shuffle_i32x4(w, w2, 0xDD));
+    }
+  }
+  if (g < groups)
+    for (int c = 0; c < 16; ++c) offset_groups(src + c * ld + 4 * g, groups - g, dst + g * kPanel * 4 + c * 4);
+}
+
+// Σ a over each block of a row, for blocks of 16 or 32 bytes by psadbw on a + 128.
+void block_sums(const int8_t* a, int64_t blocks, int block, int32_t* out) {
+  if (block == 16 || block == 32) {
+    const __m128i flip = _mm_set1_epi8(char(0x80)), zero = _mm_setzero_si128();
+    for (int64_t b = 0; b < blocks; ++b) {
+      __m128i sum = zero;
+      for (int h = 0; h < block; h += 16)
+        sum = _mm_add_epi64(sum, _mm_sad_epu8(_mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + b * block + h)), flip), zero));
+      out[b] = int32_t(_mm_cvtsi128_si64(sum) + _mm_extract_epi64(sum, 1)) - 128 * block;
+    }
+    return;
+  }
+  for (int64_t b = 0; b < blocks; ++b) {
+    int32_t s = 0;
+    for (int e = 0; e < block; ++e) s += a[b * block + e];
+    out[b] = s;
+  }
+}
+
 // Packs into the calling thread's buffers (kept between calls: no allocation or page faults per
 // GEMM); the reference stays valid until this thread's next pack.
 const Packed& pack(const Problem& p) {
@@ -135,8 +186,13 @@ const Packed& pack(const Problem& p) {
   pk.ncorr.resize(size_t(p.m * p.blocks));
   const Fp4Operand& bo = *p.bo;
   const int64_t ldsb = bo.k / p.block;
+  static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
 #pragma omp parallel for schedule(static)
   for (int64_t pn = 0; pn < pk.panels; ++pn) {
+    const bool full = avx512 && (pn + 1) * kPanel <= p.n;
+    if (full)
+      pack_panel_avx512(bo.q.data() + pn * kPanel * bo.k + p.b_k0, bo.k, groups,
+                        pk.b.data() + size_t(pn * groups * kPanel * 4));
     for (int col = 0; col < kPanel; ++col) {
       const int64_t j = pn * kPanel + col;
       uint8_t* dst = pk.b.data() + size_t(pn * groups * kPanel * 4) + size_t(col * 4);
@@ -147,20 +203,18 @@ const Packed& pack(const Problem& p) {
         pk.ub[size_t(pn * kPanel + col)] = 0.0f;
         continue;
       }
-      offset_groups(bo.q.data() + j * bo.k + p.b_k0, groups, dst);
+      if (!full) offset_groups(bo.q.data() + j * bo.k + p.b_k0, groups, dst);
       const float* sbj = bo.scale.data() + j * ldsb + p.b_k0 / p.block;
       for (int64_t blk = 0; blk < p.blocks; ++blk) sb4[blk * kPanel] = sbj[blk] * 0.25f;
       pk.ub[size_t(pn * kPanel + col)] = p.ub(j);
     }
   }
 #pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < p.m; ++i)
-    for (int64_t blk = 0; blk < p.blocks; ++blk) {
-      int32_t s = 0;
-      const int8_t* ai = p.a + i * p.lda + blk * p.block;
-      for (int e = 0; e < p.block; ++e) s += ai[e];
-      pk.ncorr[size_t(i * p.blocks + blk)] = -kOffset * s;
-    }
+  for (int64_t i = 0; i < p.m; ++i) {
+    int32_t* ncorr = pk.ncorr.data() + i * p.blocks;
+    block_sums(p.a + i * p.lda, p.blocks, p.block, ncorr);
+    for (int64_t blk = 0; blk < p.blocks; ++blk) ncorr[blk] *= -kOffset;
+  }
   return pk;
 }
 

@@ -47,7 +47,7 @@ MatmulTiles matmul_tiles(int64_t m, int64_t n) {
 
 namespace {
 
-constexpr int64_t kTransposeTile = 64;  // multiple of 8: full tiles are 8×8 register transposes
+constexpr int64_t kTransposeBand = 256;  // input rows per work item; a multiple of 8 (8×8 register transposes)
 
 // out[c·ld_out + r] = in[r·ld_in + c] for an 8×8 block, in AVX registers.
 void transpose8x8(float* out, int64_t ld_out, const float* in, int64_t ld_in) {
@@ -143,24 +143,22 @@ void matmul(GemmEngine engine, float* c, const float* a, Trans ta, const float* 
 
 void transpose(float* out, const float* in, int64_t rows, int64_t cols) {
   const OpScope op_scope(OpGroup::quantizer);
-  const int64_t row_tiles = (rows + kTransposeTile - 1) / kTransposeTile;
+  // Bands of input rows; within a band, strips of 8 input columns, so only 8 output rows are
+  // written at a time, each sequentially. (Wider tiles write as many output rows at once, and
+  // with a power-of-two row length those rows fall into the same L1 sets and evict each other.)
+  const int64_t bands = (rows + kTransposeBand - 1) / kTransposeBand;
 #pragma omp parallel for schedule(static)
-  for (int64_t rt = 0; rt < row_tiles; ++rt) {
-    const int64_t r0 = rt * kTransposeTile, r1 = std::min(rows, r0 + kTransposeTile);
-    for (int64_t c0 = 0; c0 < cols; c0 += kTransposeTile) {
-      const int64_t c1 = std::min(cols, c0 + kTransposeTile);
+  for (int64_t band = 0; band < bands; ++band) {
+    const int64_t r0 = band * kTransposeBand, r1 = std::min(rows, r0 + kTransposeBand);
+    int64_t c = 0;
+    for (; c + 8 <= cols; c += 8) {
       int64_t r = r0;
-      for (; r + 8 <= r1; r += 8) {
-        int64_t c = c0;
-        for (; c + 8 <= c1; c += 8) transpose8x8(out + c * rows + r, rows, in + r * cols + c, cols);
-        for (; c < c1; ++c) {
-          for (int64_t i = r; i < r + 8; ++i) out[c * rows + i] = in[i * cols + c];
-        }
-      }
-      for (; r < r1; ++r) {
-        for (int64_t c = c0; c < c1; ++c) out[c * rows + r] = in[r * cols + c];
-      }
+      for (; r + 8 <= r1; r += 8) transpose8x8(out + c * rows + r, rows, in + r * cols + c, cols);
+      for (; r < r1; ++r)
+        for (int64_t j = c; j < c + 8; ++j) out[j * rows + r] = in[r * cols + j];
     }
+    for (; c < cols; ++c)
+      for (int64_t r = r0; r < r1; ++r) out[c * rows + r] = in[r * cols + c];
   }
 }
 
