@@ -21,9 +21,10 @@ namespace fp4lab {
 namespace {
 
 const char* const kModels[] = {"small", "medium"};
-// The recipe presets, FP4 ones both ways: "+exact" sets recipe.gemm_numerics=block_exact.
-const char* const kRecipes[] = {"fp32", "bf16", "nvfp4", "nvfp4+exact", "te_nvfp4", "te_nvfp4+exact",
-                                "mxfp4", "mxfp4+exact"};
+// The recipe presets, FP4 ones both ways: as shipped (block_exact GEMMs), and "+dequant" with
+// recipe.gemm_numerics=dequant_fp32.
+const char* const kRecipes[] = {"fp32", "bf16", "nvfp4", "nvfp4+dequant", "te_nvfp4", "te_nvfp4+dequant",
+                                "mxfp4", "mxfp4+dequant"};
 
 Config step_config(const char* model, const std::string& recipe) {
   ConfigBuilder b;
@@ -31,7 +32,7 @@ Config step_config(const char* model, const std::string& recipe) {
   b.add_override(std::string("model=") + model);
   const size_t plus = recipe.find('+');
   b.add_override("recipe=" + recipe.substr(0, plus));
-  if (plus != std::string::npos) b.add_override("recipe.gemm_numerics=block_exact");
+  if (plus != std::string::npos) b.add_override("recipe.gemm_numerics=dequant_fp32");
   b.add_override("train.batch_size=4");
   return b.build();
 }

@@ -56,25 +56,15 @@ void run_gemm(const GemmOptions& o) {
     matmul(c.data(), qa.dequant.data(), Trans::n, qb.dequant.data(), Trans::t, m, n, ka, false);
   }
 
-  const std::string tmp = o.out + ".tmp";
-  try {
-    {
-      h5::File out = h5::File::create(tmp);
-      out.write("c", c, {uint64_t(m), uint64_t(n)});
-      write_quantized(out, "a", qa);
-      write_quantized(out, "b", qb);
-      out.set_attr("/", "numerics", to_string(numerics));
-      out.set_attr("/", "kernel", kernel);
-      out.set_attr("/", "source_a", o.a.in + ":" + o.a.dataset);
-      out.set_attr("/", "source_b", o.b.in + ":" + o.b.dataset);
-      out.flush();
-    }
-    fs::rename(tmp, o.out);
-  } catch (...) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw;
-  }
+  write_file_atomically(o.out, [&](h5::File& out) {
+    out.write("c", c, {uint64_t(m), uint64_t(n)});
+    write_quantized(out, "a", qa);
+    write_quantized(out, "b", qb);
+    out.set_attr("/", "numerics", to_string(numerics));
+    out.set_attr("/", "kernel", kernel);
+    out.set_attr("/", "source_a", o.a.in + ":" + o.a.dataset);
+    out.set_attr("/", "source_b", o.b.in + ":" + o.b.dataset);
+  });
   std::printf("C [%lld, %lld] = Q(A) Q(B)^T over k = %lld -> %s: %s (%s); A as %s, B as %s\n", (long long)m, (long long)n,
               (long long)ka, o.out.c_str(), to_string(numerics).c_str(), kernel.c_str(), describe(sa).c_str(),
               describe(sb).c_str());

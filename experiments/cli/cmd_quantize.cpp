@@ -25,20 +25,10 @@ void run_quantize(const QuantizeOptions& o) {
   const std::vector<float> x = read_operand(o.in, o.dataset, spec, rows, cols);
   const std::string dims = std::to_string(rows) + "x" + std::to_string(cols);
   const QuantizedTensor q = quantize_tensor(x, rows, cols, spec, QuantRandom{o.seed, 0, 0});
-  const std::string tmp = o.out + ".tmp";
-  try {
-    {
-      h5::File out = h5::File::create(tmp);
-      write_quantized(out, "/", q);
-      out.set_attr("/", "source", o.in + ":" + o.dataset);
-      out.flush();
-    }
-    fs::rename(tmp, o.out);
-  } catch (...) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw;
-  }
+  write_file_atomically(o.out, [&](h5::File& out) {
+    write_quantized(out, "/", q);
+    out.set_attr("/", "source", o.in + ":" + o.dataset);
+  });
   std::printf("%s:%s (%s) -> %s as %s: amax %.6g, flushed %lld, saturated %lld, nonfinite %lld, SQNR %.2f dB\n",
               o.in.c_str(), o.dataset.c_str(), dims.c_str(), o.out.c_str(), describe(spec).c_str(), q.stats.amax,
               static_cast<long long>(q.stats.flushed), static_cast<long long>(q.stats.saturated),
