@@ -63,4 +63,21 @@ EOF
 got=0
 FP4LAB_GEMM=bogus "$FP4LAB" train run.yaml --threads 1 --out bogus.h5 > bogus.log 2>&1 || got=$?
 [ "$got" -eq 1 ] && grep -q "FP4LAB_GEMM=bogus" bogus.log && [ ! -e bogus.h5 ] || fail "FP4LAB_GEMM=bogus: exit $got, $(cat bogus.log)"
+got=0
+FP4LAB_FP4_KERNEL=bogus "$FP4LAB" train run.yaml --threads 1 --out bogus.h5 > bogus.log 2>&1 || got=$?
+[ "$got" -eq 1 ] && grep -q "FP4LAB_FP4_KERNEL=bogus" bogus.log && [ ! -e bogus.h5 ] || fail "FP4LAB_FP4_KERNEL=bogus: exit $got, $(cat bogus.log)"
+# Every block_exact kernel trains the same bits (nvfp4 and mxfp4 presets run block_exact).
+SHORT=(--threads 2 --set train.tokens=2048 --set train.val_interval_tokens=1024 --set train.checkpoint_interval=0)
+for recipe in nvfp4 mxfp4; do
+  FP4LAB_FP4_KERNEL=scalar "$FP4LAB" train run.yaml "${SHORT[@]}" --set recipe=$recipe --out k_scalar.h5 > /dev/null
+  "$FP4LAB" train run.yaml "${SHORT[@]}" --set recipe=$recipe --out k_default.h5 > /dev/null
+  /usr/bin/python3 - k_scalar.h5 k_default.h5 << 'EOF'
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as a, h5py.File(sys.argv[2], "r") as b:
+    assert a.attrs["fp4_kernel"] == "scalar", a.attrs["fp4_kernel"]
+    for d in ("steps/train_loss", "steps/grad_norm", "val/loss"):
+        assert a[d][()].tobytes() == b[d][()].tobytes(), f"{d}: the scalar and {b.attrs['fp4_kernel']} kernels differ"
+EOF
+  rm -f k_scalar.h5 k_default.h5
+done
 echo "train_cli: all checks passed"
