@@ -13,15 +13,15 @@ set grid lc rgb '#dddddd'
 set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $b0 << EOD
-786432 2.04762048
+786432 2.04598828
 EOD
 $b1 << EOD
-786432 2.06767769
-983040 2.00557463
-1179648 1.95904963
+786432 2.06842648
+983040 2.01172502
+1179648 1.96113372
 EOD
-set arrow 1 from graph 0, first 2.04762048 to graph 1, first 2.04762048 nohead dt 2 lc rgb '#555555'
-set label 2 '+8.1%' at 849929.816, 2.04762048 point pt 6 ps 2 offset 1,1
+set arrow 1 from graph 0, first 2.04598828 to graph 1, first 2.04598828 nohead dt 2 lc rgb '#555555'
+set label 2 '+9.9%' at 864234.741, 2.04598828 point pt 6 ps 2 offset 1,1
 set title "Final validation loss vs token budget\nmean over seeds; dashed: the baseline's final loss at its base budget; circle: matched budget"
 set format x '%.3s%c'
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06

@@ -14,9 +14,9 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 0.0163949268 0.00840707211 0.0243827815 0.0200572164 0.00578990161 0.0343245313 "format=mxfp4, train.tokens=786432"
-1 0.0052877531 0.00126654379 0.00930896242 -0.0420458519 -0.0529896785 -0.0311020252 "format=mxfp4, train.tokens=983040"
-2 0.00151054222 -0.0129208851 0.0159419696 -0.0885708479 -0.0990484092 -0.0780932866 "format=mxfp4, train.tokens=1179648"
+0 0.0220787057 0.000892462178 0.0432649493 0.0224381958 -0.00345174852 0.0483281402 "format=mxfp4, train.tokens=786432"
+1 0.0163641087 -0.00363319648 0.0363614138 -0.0342632613 -0.0545915363 -0.0139349863 "format=mxfp4, train.tokens=983040"
+2 0.0125707238 -0.00290877242 0.02805022 -0.0848545607 -0.101422987 -0.068286134 "format=mxfp4, train.tokens=1179648"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:2.6]

@@ -14,9 +14,9 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $tok << EOD
 # x gap_pct lo hi censored label
-0 -0.044006031 -0.044006031 -0.044006031 1 "format=mxfp4, train.tokens=786432"
-1 -2.04365127 -5.62521544 1.53791289 0 "format=mxfp4, train.tokens=983040"
-2 -4.20250851 -8.51397785 0.108960819 0 "format=mxfp4, train.tokens=1179648"
+0 -1.11667105 -1.11667105 -1.11667105 1 "format=mxfp4, train.tokens=786432"
+1 2.23024545 -8.46434656 12.9248375 0 "format=mxfp4, train.tokens=983040"
+2 -0.927642482 -5.90848598 4.05320101 0 "format=mxfp4, train.tokens=1179648"
 EOD
 set title "Extra tokens to reach the target loss (target: baseline_final_val)\nT_config / T_baseline - 1, mean over seeds; bars: 95% CI"
 set xrange [-0.6:2.6]

@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 0.0529980688 0.0350774142 0.0709187233 0.0555573207 0.0320161562 0.0790984852 "variant=ue8m0"
+0 0.0456729065 0.032428062 0.058917751 0.0474714125 0.0303840187 0.0645588063 "variant=ue8m0"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:0.6]

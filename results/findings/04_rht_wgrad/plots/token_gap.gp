@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $tok << EOD
 # x gap_pct lo hi censored label
-0 -3.59469223 -3.59469223 -3.59469223 1 "variant=no_rht"
+0 -2.34227415 -2.34227415 -2.34227415 1 "variant=no_rht"
 EOD
 set title "Extra tokens to reach the target loss (target: baseline_final)\nT_config / T_baseline - 1, mean over seeds; bars: 95% CI"
 set xrange [-0.6:0.6]

@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 0.00321302906 -0.00943634878 0.0158624069 0.00576691058 -0.0108726259 0.022406447 "variant=rht_all"
+0 0.0113653066 -0.0033306093 0.0260612225 0.0102985698 -0.00533739123 0.0259345308 "variant=rht_all"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:0.6]

@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 -0.0111128083 -0.0248384997 0.00261288308 -0.008969113 -0.0222964859 0.00435825986 "variant=weights_1d"
+0 -0.000200807109 -0.0182456583 0.0178440441 -0.000556458473 -0.0150844927 0.0139715757 "variant=weights_1d"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:0.6]

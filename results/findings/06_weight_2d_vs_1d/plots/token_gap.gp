@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $tok << EOD
 # x gap_pct lo hi censored label
-0 -6.06438477 -13.4586885 1.32991902 0 "variant=weights_1d"
+0 -4.55006289 -4.55006289 -4.55006289 1 "variant=weights_1d"
 EOD
 set title "Extra tokens to reach the target loss (target: baseline_final)\nT_config / T_baseline - 1, mean over seeds; bars: 95% CI"
 set xrange [-0.6:0.6]
@@ -23,5 +23,7 @@ set bmargin 8
 set xzeroaxis lt 1 lc rgb '#555555'
 set ylabel 'token gap (%)'
 set xlabel 'config'
-plot $tok using 1:($5 == 0 ? $2 : NaN):($5 == 0 ? $3 : NaN):($5 == 0 ? $4 : NaN):xtic(6) with yerrorbars pt 7 ps 1.2 lc rgb '#0072B2' title 'reached the target'
+plot $tok using 1:($5 == 0 ? $2 : NaN):($5 == 0 ? $3 : NaN):($5 == 0 ? $4 : NaN):xtic(6) with yerrorbars pt 7 ps 1.2 lc rgb '#0072B2' title 'reached the target', \
+     $tok using 1:($5 == 1 ? $2 : NaN) with points pt 9 ps 1.6 lc rgb '#D55E00' title 'never reached within budget (lower bound)', \
+     $tok using 1:($5 == 1 ? $2 : NaN):(sprintf('> %.1f%%', $2)) with labels offset 0,1.2 notitle
 unset output

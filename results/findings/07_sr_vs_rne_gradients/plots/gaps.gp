@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 -0.0121526498 -0.0288167277 0.00451142819 -0.0085443732 -0.0324956229 0.0154068765 "variant=rne_gradients"
+0 -0.00191068617 -0.0162556805 0.0124343081 -0.00573550096 -0.0227908354 0.0113198335 "variant=rne_gradients"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:0.6]

@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 0.0198847859 0.00801965652 0.0317499152 0.0288811846 0.0142794857 0.0434828834 "variant=sr_forward"
+0 0.0358567558 0.0155227544 0.0561907573 0.0435403032 0.0220610035 0.065019603 "variant=sr_forward"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:0.6]

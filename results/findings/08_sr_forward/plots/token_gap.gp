@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $tok << EOD
 # x gap_pct lo hi censored label
-0 4.1109297 4.1109297 4.1109297 1 "variant=sr_forward"
+0 5.58087619 5.58087619 5.58087619 1 "variant=sr_forward"
 EOD
 set title "Extra tokens to reach the target loss (target: baseline_final)\nT_config / T_baseline - 1, mean over seeds; bars: 95% CI"
 set xrange [-0.6:0.6]

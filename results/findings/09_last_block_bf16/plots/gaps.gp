@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 0.0160036481 0.000446386212 0.0315609101 0.0144344776 -0.0060143473 0.0348833024 "variant=keep_none"
+0 0.00514684849 -0.0120651693 0.0223588662 0.00778248204 -0.00914849822 0.0247134623 "variant=keep_none"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:0.6]

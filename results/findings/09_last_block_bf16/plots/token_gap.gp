@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $tok << EOD
 # x gap_pct lo hi censored label
-0 3.73906878 3.73906878 3.73906878 1 "variant=keep_none"
+0 -2.10492806 -2.10492806 -2.10492806 1 "variant=keep_none"
 EOD
 set title "Extra tokens to reach the target loss (target: baseline_final)\nT_config / T_baseline - 1, mean over seeds; bars: 95% CI"
 set xrange [-0.6:0.6]

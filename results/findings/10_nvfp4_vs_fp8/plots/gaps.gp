@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 0.013151675 0.00141166003 0.0248916899 0.0145667837 0.00192516849 0.0272083988 "variant=nvfp4"
+0 0.0265207046 0.016474375 0.0365670341 0.0245658414 0.0127327611 0.0363989217 "variant=nvfp4"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:0.6]

@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 0.00591098789 -0.0162780989 0.0281000746 0.00324377916 -0.0221796166 0.0286671749 "variant=all_linear"
+0 0.0149728493 0.00816339169 0.0217823069 0.00869938358 0.00127069666 0.0161280705 "variant=all_linear"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:0.6]

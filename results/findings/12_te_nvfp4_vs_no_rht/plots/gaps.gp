@@ -14,7 +14,7 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 0.00554046818 -0.0138143572 0.0248952936 0.00765247709 -0.0156629962 0.0309679504 "variant=te_nvfp4_no_rht"
+0 -0.00337927974 -0.0196848769 0.0129263175 -3.42692802e-05 -0.0149077545 0.0148392159 "variant=te_nvfp4_no_rht"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
 set xrange [-0.6:0.6]
