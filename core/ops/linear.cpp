@@ -260,10 +260,12 @@ bool same_transform(const QuantSpec& a, const QuantSpec& b) {
 }
 
 // Q(Wᵀ) equals Q(W)ᵀ bit for bit: same spec, 16×16 tiles, deterministic rounding, no transform.
+bool transpose_of_fprop_w(const LinearRecipe& r) {
+  return r.dgrad_w == r.fprop_w && r.dgrad_w.tile == Tile::d2 && r.dgrad_w.rounding == Rounding::rne && !r.dgrad_w.rht;
+}
+
 bool dgrad_reuses_fprop_w(const LinearRecipe& r, const LinearState& st) {
-  return r.dgrad_w == r.fprop_w && r.dgrad_w.tile == Tile::d2 &&
-         r.dgrad_w.rounding == Rounding::rne && !r.dgrad_w.rht && st.w_fprop.valid &&
-         st.w_fprop.spec == r.dgrad_w;
+  return transpose_of_fprop_w(r) && st.w_fprop.valid && st.w_fprop.spec == r.dgrad_w;
 }
 
 }  // namespace
@@ -343,8 +345,8 @@ void linear_forward(float* y, LinearInput& x, const float* w, int64_t n, const L
   const float* wb = w;  // [N, K]
   st.w_fprop.valid = false;
   if (quantized[kOperandB]) {
-    // dgrad may take its block_exact Q(Wᵀ) from these codes (dgrad_reuses_fprop_w)
-    const bool fp4 = exact || uses_block_exact(r.numerics, r.dgrad_dy, r.dgrad_w);
+    // a block_exact dgrad that reuses this copy transposes its codes (dgrad_reuses_fprop_w)
+    const bool fp4 = exact || (transpose_of_fprop_w(r) && uses_block_exact(r.numerics, r.dgrad_dy, r.dgrad_w));
     wb = fill(st.w_fprop, ops[kOperandB], r.fprop_w, q, kFprop, kOperandB, st.delayed[kFprop][kOperandB], fp4);
     note_amax(st, q, kFprop, kOperandB, st.w_fprop);
     st.used[kFprop][kOperandB] = &st.w_fprop;
