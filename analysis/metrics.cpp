@@ -693,10 +693,10 @@ Comparison compare_groups(const AnalysisReport& rep, const std::vector<Curves>& 
       }
     } else {  // multi-budget: A's finished runs of this seed at every budget, against B's final loss
       std::vector<double> budgets, losses;
-      for (const auto& [budget, g] : family) {
+      for (const auto& [key_value, g] : family) {
         const int ai = cell_of(g, c.seed);
         if (ai < 0 || rep.cells[size_t(ai)].state != "done") break;
-        budgets.push_back(budget);
+        budgets.push_back(rep.cells[size_t(ai)].tokens);  // in tokens, whatever the budget key counts
         losses.push_back(all_val ? rep.cells[size_t(ai)].final_val_loss : rep.cells[size_t(ai)].final_train_ema);
       }
       const double base = rep.cells[size_t(ri)].tokens;

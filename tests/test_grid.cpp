@@ -197,6 +197,46 @@ TEST(GridExpansion, BaselinePerSeedAndOtherAxes) {
   EXPECT_EQ(budget.analysis.budget_key, "train.tokens");
 }
 
+TEST(GridExpansion, BudgetsScaleTheSelectedCellsTokensToWholeSteps) {
+  TempDir d;
+  // tiny at seq_len 32, batch 4: 128 tokens per step, 4096 tokens = 32 steps.
+  const Grid g = grid_from(d,
+                           "base: base.yaml\nseeds: [0, 1]\n"
+                           "axes:\n  recipe: [nvfp4, mxfp4, bf16]\n"
+                           "budgets: {scale: [0.7, 1.0, 1.5], cells: {recipe: mxfp4}}\n"
+                           "baseline: {recipe: bf16}\n"
+                           "analysis: {compare: [[{recipe: mxfp4}, {recipe: nvfp4}]]}\n");
+  ASSERT_EQ(g.cells.size(), 2u * (1 + 3 + 1));
+  ASSERT_EQ(g.axes.back().name, "budget");
+  std::map<std::string, std::set<int64_t>> tokens;  // recipe -> budgets in tokens
+  for (const auto& c : g.cells) {
+    tokens[label(c, "recipe")].insert(c.config.train.tokens);
+    ASSERT_GE(c.baseline, 0) << g.describe(c);
+    EXPECT_EQ(g.cells[c.baseline].config.train.tokens, 4096) << g.describe(c) << ": the baseline runs at 1.0";
+    EXPECT_EQ(g.cells[c.baseline].seed, c.seed);
+  }
+  EXPECT_EQ(tokens["nvfp4"], (std::set<int64_t>{4096}));
+  EXPECT_EQ(tokens["bf16"], (std::set<int64_t>{4096}));
+  EXPECT_EQ(tokens["mxfp4"], (std::set<int64_t>{22 * 128, 4096, 48 * 128}));  // round(0.7 x 32) = 22 steps
+  EXPECT_EQ(g.analysis.budget_key, "budget");  // the analysis's multi-budget form reads the axis
+  // The base-budget cells are the same runs as in the grid without budgets (their ids are kept).
+  const Grid plain = grid_from(d, "base: base.yaml\nseeds: [0, 1]\naxes:\n  recipe: [nvfp4, mxfp4, bf16]\n");
+  std::set<std::string> plain_ids;
+  for (const auto& c : plain.cells) plain_ids.insert(c.id);
+  for (const auto& c : g.cells)
+    EXPECT_EQ(plain_ids.count(c.id), label(c, "budget") == "1.0" ? 1u : 0u) << g.describe(c);
+  // The budget follows each cell's own base budget (a variant axis may set train.tokens), and the
+  // resolved copy plans the same cells.
+  const Grid sized = grid_from(d,
+                               "base: base.yaml\naxes:\n  size:\n    s: {train.tokens: 2048}\n    l: {train.tokens: 8192}\n"
+                               "budgets: {scale: [1, 1.25]}\n");
+  std::vector<int64_t> got;
+  for (const auto& c : sized.cells) got.push_back(c.config.train.tokens);
+  EXPECT_EQ(got, (std::vector<int64_t>{2048, 20 * 128, 8192, 80 * 128}));
+  const Grid again = grid_from(d, sized.resolved_yaml, {}, "resolved.yaml");
+  EXPECT_EQ(ids(again), ids(sized));
+}
+
 TEST(GridIds, StableUnderKeyOrderFormattingAndName) {
   TempDir d;
   // The same keys in another order (a preset still comes before the keys it sets).

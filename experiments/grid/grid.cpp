@@ -98,8 +98,8 @@ bool same_value(const Value& a, const Value& b) {
   return flow_text(a) == flow_text(b);
 }
 
-const std::vector<std::string> kGridKeys = {"name",    "base",     "config",   "overrides", "axes", "zip",
-                                            "exclude", "seeds",    "baseline", "analysis",  "set"};
+const std::vector<std::string> kGridKeys = {"name",  "base",     "config",   "overrides", "axes", "budgets",
+                                            "zip",   "exclude",  "seeds",    "baseline",  "analysis", "set"};
 
 std::vector<std::string> axis_names(const std::vector<Axis>& axes) {
   std::vector<std::string> names;
@@ -132,7 +132,37 @@ void apply(ConfigBuilder& b, const Axis& a, const AxisValue& v) {
     case Axis::Kind::key: b.add(a.name, v.value); break;
     case Axis::Kind::seed: b.add("train.seed", v.value); break;
     case Axis::Kind::variants: b.add_tree(v.value, variant_prefix(a)); break;
+    case Axis::Kind::budget: break;  // scales the cell's resolved train.tokens (see parse_grid)
   }
+}
+
+// `budgets: {scale: [0.7, 1.0, 1.5], cells: {recipe: mxfp4}}`: the budget axis, named `budget`.
+// Every scale is a positive number, 1 (the base budget) among them.
+Axis parse_budgets(const Value& v, const SourceLoc& key_loc) {
+  const std::vector<std::string> keys = {"scale", "cells"};
+  if (!v.is_map())
+    fail(v.loc(), "budgets", "expected a map, e.g. {scale: [0.7, 0.85, 1.0, 1.25, 1.5], cells: {recipe: mxfp4}}");
+  for (const auto& e : v.entries())
+    if (std::find(keys.begin(), keys.end(), e.key) == keys.end())
+      fail(e.key_loc, "budgets." + e.key, "unknown key" + did_you_mean(e.key, keys) + " (budgets has scale and cells)");
+  const Value* scale = v.find("scale");
+  if (!scale) fail(v.loc(), "budgets.scale", "missing: the multiples of each cell's train.tokens, e.g. [0.85, 1.0, 1.25]");
+  if (!scale->is_list() || scale->items().empty())
+    fail(scale->loc(), "budgets.scale", "expected a non-empty list of multiples, e.g. [0.85, 1.0, 1.25]");
+  Axis axis{"budget", Axis::Kind::budget, {}, key_loc};
+  bool has_one = false;
+  for (const auto& item : scale->items()) {
+    double x = 0;
+    if (!as_number(item, x) || !std::isfinite(x) || x <= 0)
+      fail(item.loc(), "budgets.scale", "'" + flow_text(item) + "' is not a positive number");
+    for (const auto& prev : axis.values)
+      if (same_value(prev.value, item))
+        fail(item.loc(), "budgets.scale", "value '" + flow_text(item) + "' is listed twice (also at " + prev.loc.str() + ")");
+    has_one = has_one || x == 1.0;
+    axis.values.push_back({flow_text(item), item, item.loc()});
+  }
+  if (!has_one) fail(scale->loc(), "budgets.scale", "must list 1 (the base budget every cell runs at)");
+  return axis;
 }
 
 Axis parse_key_axis(const std::string& name, const SourceLoc& key_loc, const Value& list) {
@@ -207,6 +237,8 @@ std::vector<std::vector<int>> parse_zip(const Value& v, const std::vector<Axis>&
     for (const auto& n : g.items()) {
       const std::string name = n.is_scalar() ? n.text() : flow_text(n);
       const int a = index_of(name);
+      if (a >= 0 && axes[a].kind == Axis::Kind::budget)
+        fail(n.loc(), "zip", "the budget axis cannot be zipped (`budgets.cells` says which cells get which budgets)");
       if (a < 0 || axes[a].kind == Axis::Kind::seed)
         fail(n.loc(), "zip", "names unknown axis '" + name + "'" + did_you_mean(name, axis_names(axes)));
       if (!used.insert(a).second) fail(n.loc(), "zip", "axis '" + name + "' is in more than one zip group");
@@ -408,6 +440,13 @@ Grid parse_grid(const Value& root, const std::string& path, const std::vector<st
       }
     }
   }
+  const Value* budgets = root.find("budgets");
+  if (budgets) {
+    if (g.axis_index("budget") >= 0)
+      fail(g.axes[g.axis_index("budget")].loc, "budget", "the axis name 'budget' is reserved for `budgets:`");
+    for (const auto& e : root.entries())
+      if (e.key == "budgets") g.axes.push_back(parse_budgets(*budgets, e.key_loc));
+  }
   const auto index_of = [&](const std::string& n) { return g.axis_index(n); };
 
   // expansion: product over factors (a zip group is one factor), first factor outermost
@@ -443,6 +482,21 @@ Grid parse_grid(const Value& root, const std::string& path, const std::vector<st
       return std::any_of(rules.begin(), rules.end(), [&](const Match& m) { return matches(m, c); });
     });
     if (combos.empty()) fail(ex->loc(), "exclude", "removes every cell of the grid");
+  }
+
+  // budgets.cells: cells it does not select run at the base budget only
+  if (const Value* cells = budgets ? budgets->find("cells") : nullptr) {
+    const Match m = parse_match(*cells, "budgets.cells", g.axes, index_of, true, false);
+    const int ba = g.axis_index("budget");
+    for (const auto& [a, vals] : m)
+      if (a == ba) fail(cells->loc(), "budgets.cells", "selects cells by the other axes, not by `budget`");
+    const Axis& axis = g.axes[ba];
+    std::erase_if(combos, [&](const std::vector<int>& c) {
+      double x = 0;
+      return !matches(m, c) && !(as_number(axis.values[c[ba]].value, x) && x == 1.0);
+    });
+    if (std::none_of(combos.begin(), combos.end(), [&](const std::vector<int>& c) { return matches(m, c); }))
+      fail(cells->loc(), "budgets.cells", "selects no cell of the grid (excluded?)");
   }
 
   // set: (in the file) then --set, applied after the axes
@@ -481,6 +535,21 @@ Grid parse_grid(const Value& root, const std::string& path, const std::vector<st
       for (size_t i = before; i < b.entries().size(); ++i) set_by_axis.erase(b.entries()[i].path);
     }
     try {
+      const int ba = g.axis_index("budget");
+      double scale = 1.0;
+      if (ba >= 0 && as_number(g.axes[ba].values[combo[ba]].value, scale) && scale != 1.0) {
+        // A whole number of steps nearest to `scale` times the cell's base number of steps.
+        const Config base_cell = b.build();
+        const int64_t per_step = int64_t(base_cell.train.batch_size) * base_cell.model.seq_len;
+        const int64_t base_steps = (base_cell.train.tokens + per_step - 1) / per_step;
+        const int64_t steps = std::llround(scale * double(base_steps));
+        const SourceLoc& loc = g.axes[ba].values[combo[ba]].loc;
+        if (steps < 1)
+          fail(loc, "budgets.scale", g.axes[ba].values[combo[ba]].label + " x " + std::to_string(base_steps) +
+                                         " steps rounds to no step");
+        b.add("train.tokens", Value::scalar(std::to_string(steps * per_step), loc));
+        set_by_axis["train.tokens"] = ba;
+      }
       cell.config = b.build();
     } catch (const ConfigError& e) {
       // The axis that set the key, or else one that set a sibling (another field of the same operand).
@@ -528,18 +597,27 @@ Grid parse_grid(const Value& root, const std::string& path, const std::vector<st
       for (size_t v = 0; v < g.axes[seed_axis].values.size(); ++v)
         if (std::none_of(base_cells.begin(), base_cells.end(), [&](int i) { return g.cells[i].value[seed_axis] == int(v); }))
           fail(bl->loc(), "baseline", "matches no cell with seed " + g.axes[seed_axis].values[v].label + " (excluded?)");
+    // A cell at a budget the baseline does not run at is compared with the baseline's base budget.
+    const int budget_axis = g.axis_index("budget");
     for (auto& c : g.cells) {
-      std::vector<int> same_seed, same_rest;
+      std::vector<int> same_seed, same_rest, same_but_budget;
       for (int i : base_cells) {
         const Cell& b = g.cells[i];
         if (seed_axis >= 0 && b.value[seed_axis] != c.value[seed_axis]) continue;
         same_seed.push_back(i);
-        bool rest = true;
+        bool rest = true, but_budget = true;
         for (size_t a = 0; a < g.axes.size(); ++a)
-          if (int(a) != seed_axis && !in_match(int(a)) && b.value[a] != c.value[a]) rest = false;
+          if (int(a) != seed_axis && !in_match(int(a)) && b.value[a] != c.value[a]) {
+            rest = false;
+            if (int(a) != budget_axis) but_budget = false;
+          }
         if (rest) same_rest.push_back(i);
+        double x = 0;
+        if (but_budget && budget_axis >= 0 && as_number(g.axes[budget_axis].values[b.value[budget_axis]].value, x) && x == 1.0)
+          same_but_budget.push_back(i);
       }
       if (same_rest.size() == 1) c.baseline = same_rest[0];
+      else if (same_rest.empty() && same_but_budget.size() == 1) c.baseline = same_but_budget[0];
       else if (same_seed.size() == 1) c.baseline = same_seed[0];
     }
   }
@@ -573,11 +651,13 @@ Grid parse_grid(const Value& root, const std::string& path, const std::vector<st
     }
   }
 
+  if (budgets && !g.analysis.budget_key) g.analysis.budget_key = "budget";  // the multi-budget form
+
   // the self-contained copy
   Value resolved = Value::map();
   resolved.set("name", Value::scalar(g.name));
   resolved.set("config", base_as_map(base));
-  for (const char* key : {"overrides", "axes", "zip", "exclude", "seeds", "baseline", "analysis"})
+  for (const char* key : {"overrides", "axes", "budgets", "zip", "exclude", "seeds", "baseline", "analysis"})
     if (const Value* v = root.find(key)) resolved.set(key, *v);
   if (seeds_override) resolved.set("seeds", *seeds_override);
   if (!assignments.empty()) {

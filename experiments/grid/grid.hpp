@@ -21,9 +21,10 @@ struct AxisValue {
 };
 
 // An axis: a config key by dotted path (`optim.lr`, a preset group like `recipe`), a named
-// variant axis (values given as a map name -> settings), or the seed axis (`seeds:`).
+// variant axis (values given as a map name -> settings), the seed axis (`seeds:`), or the budget
+// axis (`budgets:`: multiples of each cell's training tokens, named `budget`).
 struct Axis {
-  enum class Kind { key, variants, seed };
+  enum class Kind { key, variants, seed, budget };
   std::string name;
   Kind kind = Kind::key;
   std::vector<AxisValue> values;
