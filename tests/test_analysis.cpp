@@ -251,8 +251,8 @@ CellInfo cell_info(int index, const std::string& id, int64_t seed, const std::st
 // One run of a multi-budget grid: 10 steps to `budget` tokens ending at validation loss
 // `final_val`, added to the manifest with its train.tokens value.
 void add_budget_run(const fs::path& dir, GridManifest& m, const std::string& recipe, int64_t budget, double final_val,
-                    int64_t seed) {
-  const std::string id = recipe + std::to_string(budget) + "s" + std::to_string(seed);
+                    int64_t seed, const std::string& size = "") {
+  const std::string id = recipe + size + std::to_string(budget) + "s" + std::to_string(seed);
   RunSpec s = spec(id);
   s.steps = 10;
   s.tokens_per_step = budget / 10;
@@ -262,6 +262,7 @@ void add_budget_run(const fs::path& dir, GridManifest& m, const std::string& rec
   write_run(dir, s);
   CellInfo c = cell_info(static_cast<int>(m.cells.size()), id, seed, recipe);
   c.vary["train.tokens"] = std::to_string(budget);
+  if (!size.empty()) c.vary["size"] = size;
   m.cells.push_back(c);
 }
 
@@ -952,6 +953,41 @@ TEST_F(AnalysisTest, ComparisonInTheMultiBudgetForm) {
   EXPECT_FALSE(c.token_gap.stats.has_ci);
   EXPECT_EQ(c.token_gap_text(), "1 of 3 seeds never reached it; lower bound > +40.0%");
   EXPECT_NEAR(c.final_gap.stats.mean, (0.01 + 0.01 + 0.02) / 3, 1e-9);
+}
+
+TEST_F(AnalysisTest, ComparisonOverABudgetAxisPerModelSize) {
+  // A grid's `budgets:` axis: the manifest names multiples ("budget": 0.7 ... 1.5) and each size has
+  // its own base budget. mxfp4's final loss per budget brackets nvfp4's, so every seed gets an
+  // interpolated gap: 1.267 lies 60% of the way from 1.277 (1.0x) to 1.2607 (1.25x): +15%.
+  GridManifest m;
+  m.baseline = {{"recipe", "nvfp4"}};
+  m.settings.budget_key = "budget";
+  m.settings.compare = {{{{"recipe", "mxfp4"}}, {{"recipe", "nvfp4"}}}};
+  for (const auto& [size, base] : {std::pair<std::string, int64_t>{"s", 100000}, {"l", 400000}})
+    for (int64_t seed : {1, 2}) {
+      auto add = [&](const std::string& recipe, const std::string& scale, double final_val) {
+        add_budget_run(dir_, m, recipe, std::llround(std::stod(scale) * double(base)), final_val, seed, size);
+        m.cells.back().vary.erase("train.tokens");
+        m.cells.back().vary["budget"] = scale;
+      };
+      add("nvfp4", "1.0", 1.267);
+      add("mxfp4", "0.7", 1.30);
+      add("mxfp4", "1.0", 1.277);
+      add("mxfp4", "1.25", 1.2603333333333333);
+    }
+  write_grid_manifest(dir_.string(), m);
+  const AnalysisReport r = analyze_dir(dir_.string());
+  ASSERT_EQ(r.comparisons.size(), 2u);  // one per size
+  for (const Comparison& c : r.comparisons) {
+    EXPECT_EQ(c.token_gap_form, "multi_budget");
+    EXPECT_NE(c.a.find("budget=1.0"), std::string::npos) << c.a;
+    EXPECT_EQ(c.a.find("size=") == std::string::npos, false);
+    EXPECT_EQ(c.a.substr(c.a.find("size=")), c.b.substr(c.b.find("size="))) << c.a << " vs " << c.b;
+    ASSERT_EQ(c.n_seeds(), 2);
+    for (double g : c.token_gap.per_seed) EXPECT_NEAR(g, 0.15, 1e-9);
+    EXPECT_EQ(c.token_gap_bound, (std::vector<int>{0, 0}));
+    EXPECT_EQ(c.token_gap_censored + c.token_gap_below, 0);
+  }
 }
 
 TEST(AnalysisSettingsTest, CompareAndClaimsParseAndRoundTrip) {
