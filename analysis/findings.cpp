@@ -91,12 +91,6 @@ std::string value_text(double x, const std::string& unit) {
   return unit == "fraction" ? num(x * 100, 1) + "%" : num(x, 4);
 }
 
-std::string grid_name(const std::string& dir) {
-  const std::filesystem::path p(dir);
-  const std::string name = p.filename().string();
-  return name.empty() ? p.parent_path().filename().string() : name;
-}
-
 }  // namespace
 
 std::vector<FindingRow> findings(const std::vector<AnalysisReport>& reports) {
@@ -106,7 +100,7 @@ std::vector<FindingRow> findings(const std::vector<AnalysisReport>& reports) {
       FindingRow row;
       row.claim = claim;
       row.dir = rep.dir;
-      row.grid = grid_name(rep.dir);
+      row.grid = grid_name_of(rep.dir);
       row.metric = claim.metric;
       row.unit = claim.metric == "token_gap" ? "fraction" : "nats";
       const int ci = find_comparison(rep, claim.a, claim.b);

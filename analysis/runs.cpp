@@ -11,7 +11,10 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
+
+#include "core/io/h5.hpp"
 
 namespace fp4lab::analysis {
 namespace fs = std::filesystem;
@@ -525,8 +528,138 @@ void derive_cells(GridRuns& g, bool with_telemetry) {
 
 }  // namespace
 
+namespace {
+
+std::string pack_group(const std::string& id) { return "cells/" + id; }
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+GridRuns load_pack(const std::string& path) {
+  if (!is_curves_pack(path))
+    throw std::runtime_error(path + ": not a directory or curves pack (fp4lab pack DIR " + path + ")");
+  const h5::File f = h5::File::open_ro(path);
+  const int64_t version = f.attr_int("/", kPackAttribute);
+  if (version > kPackVersion)
+    throw std::runtime_error(path + ": curves pack version " + std::to_string(version) + " is newer than this fp4lab's " +
+                             std::to_string(kPackVersion));
+  GridRuns g;
+  g.dir = path;
+  g.manifest = parse_grid_manifest(parse_yaml_string(f.attr_string("/", "manifest"), path + " (manifest attribute)"));
+  g.manifest_found = true;
+  if (f.has_attr("/", "notes")) g.notes = split_lines(f.attr_string("/", "notes"));
+  for (const auto& info : g.manifest.cells) {
+    CellRun c;
+    c.info = info;
+    const std::string group = pack_group(info.id);
+    if (f.has(group)) {
+      c.path = path + "#" + group;
+      if (f.has_attr(group, "error")) {
+        c.error = f.attr_string(group, "error");
+      } else {
+        try {
+          c.run = read_packed_run(f, group, c.path);
+        } catch (const std::exception& e) {
+          c.error = e.what();
+        }
+      }
+    }
+    g.cells.push_back(std::move(c));
+  }
+  g.notes.push_back(kPackNote);
+  return g;
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw std::runtime_error(p.string() + ": cannot read");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += (out.empty() ? "" : "\n") + l;
+  return out;
+}
+
+}  // namespace
+
+bool is_curves_pack(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return false;
+  try {
+    char sig[8] = {};
+    std::ifstream(path, std::ios::binary).read(sig, sizeof sig);
+    if (std::string(sig, sizeof sig) != std::string("\x89HDF\r\n\x1a\n", 8)) return false;
+    return h5::File::open_ro(path).has_attr("/", kPackAttribute);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+std::string grid_name_of(const std::string& dir_or_pack) {
+  if (is_curves_pack(dir_or_pack)) {
+    try {
+      const h5::File f = h5::File::open_ro(dir_or_pack);
+      if (f.has_attr("/", "grid_name")) return f.attr_string("/", "grid_name");
+    } catch (const std::exception&) {
+      // fall through: the file's own name
+    }
+  }
+  const fs::path p(dir_or_pack);
+  const std::string name = p.filename().string();
+  return name.empty() ? p.parent_path().filename().string() : name;
+}
+
+PackSummary write_curves_pack(const std::string& dir, const std::string& out) {
+  if (!fs::is_directory(dir)) throw std::runtime_error(dir + ": no such directory");
+  const std::optional<GridManifest> m = read_grid_manifest(dir);
+  if (!m || m->cells.empty())
+    throw std::runtime_error(dir + ": no " + std::string(kManifestFile) + " (nor a " + kGridFile +
+                             " listing cells): not a grid output directory");
+  const GridRuns g = load_grid(dir, false);
+  const fs::path grid_file = fs::path(dir) / kGridFile;
+  const std::string grid_yaml = fs::exists(grid_file) ? read_text(grid_file) : std::string();
+  PackSummary sum;
+  h5::write_file_atomically(
+      out,
+      [&](h5::File& f) {
+        f.set_attr("/", kPackAttribute, kPackVersion);
+        f.set_attr("/", "grid_name", grid_name_of(dir));
+        f.set_attr("/", "manifest", manifest_to_yaml(g.manifest));
+        f.set_attr("/", "notes", join_lines(g.notes));
+        if (fs::exists(grid_file)) f.set_attr("/", "grid_yaml", grid_yaml);
+        f.create_group("cells");
+        for (const CellRun& c : g.cells) {
+          ++sum.cells;
+          if (c.path.empty()) {
+            ++sum.pending;
+          } else if (!c.run) {
+            ++sum.unreadable;
+            f.create_group(pack_group(c.info.id));
+            f.set_attr(pack_group(c.info.id), "error", c.error);
+          } else {
+            ++sum.packed;
+            if (c.run->status == RunStatus::running) ++sum.running;
+            write_packed_run(f, pack_group(c.info.id), *c.run);
+          }
+        }
+      },
+      h5::Format::v110);
+  return sum;
+}
+
 GridRuns load_grid(const std::string& dir, bool with_telemetry) {
-  if (!fs::is_directory(dir)) throw std::runtime_error(dir + ": not a directory");
+  if (!fs::is_directory(dir)) {
+    if (fs::is_regular_file(dir)) return load_pack(dir);
+    throw std::runtime_error(dir + ": not a directory");
+  }
   GridRuns g;
   g.dir = dir;
   std::optional<GridManifest> m = read_grid_manifest(dir);

@@ -1,6 +1,7 @@
 // Loading a grid's output directory for analysis: the grid manifest (which cells exist, their
-// seeds and varying keys, the baseline, the analysis settings) and every run file. YAML is read
-// and written only through core/config's Value tree. No metrics here (see metrics.hpp).
+// seeds and varying keys, the baseline, the analysis settings) and every run file; or the same
+// from a curves pack, one small HDF5 file holding what the analysis reads of a grid directory.
+// YAML is read and written only through core/config's Value tree. No metrics here (metrics.hpp).
 #pragma once
 #include <cstdint>
 #include <map>
@@ -161,7 +162,36 @@ std::vector<std::string> list_run_files(const std::string& dir);
 // cell are noted and ignored. Without one, every run file is a cell: its varying keys are the
 // config keys (flattened resolved-config YAML) whose values differ between run files, its seed
 // the value of a seed key. Unreadable files become cells with `error` set; never throws for
-// one bad file. Throws std::runtime_error if `dir` is not a directory.
+// one bad file. `dir` may also be a curves pack (below): then the cells come from the pack
+// (no telemetry, whatever `with_telemetry`; `path` = "PACK#cells/<id>"), with the note
+// kPackNote. Throws std::runtime_error if `dir` is neither a directory nor a curves pack.
 GridRuns load_grid(const std::string& dir, bool with_telemetry = true);
+
+// The grid's name in reports and findings: a directory's own name; a curves pack's
+// `grid_name` attribute (the name of the directory it was packed from).
+std::string grid_name_of(const std::string& dir_or_pack);
+
+// ---------------------------------------------------------------------------- curves packs
+// `fp4lab pack DIR OUT.h5`: one HDF5 file (HDF5 1.10 format, deflated) with what analyze, report,
+// plot and findings read of a grid directory, so a grid's curves can be committed and
+// re-analysed without its run files; the analysis of a pack equals that of the directory except
+// for paths and the telemetry-derived parts (quantization statistics, GNR). Layout
+// (results/SCHEMA.md "Curves pack"): root attributes fp4lab_pack (kPackVersion), grid_name,
+// manifest (manifest_to_yaml), notes (load_grid's notes, one per line), grid_yaml (DIR/grid.yaml,
+// if any); per manifest cell with a run file a group cells/<id>: the run (write_packed_run), or
+// for an unreadable file only the attribute `error`. Cells without a run file have no group.
+constexpr int64_t kPackVersion = 1;
+constexpr const char* kPackAttribute = "fp4lab_pack";
+constexpr const char* kPackNote = "read from a curves pack: no telemetry";
+
+struct PackSummary {
+  int cells = 0, packed = 0, running = 0, pending = 0, unreadable = 0;
+};
+
+// Packs grid directory `dir` (it needs a manifest listing the cells) into `out`, atomically
+// (OUT.tmp, then renamed; nothing left on failure). Throws std::runtime_error.
+PackSummary write_curves_pack(const std::string& dir, const std::string& out);
+// A regular file that is an HDF5 file with the fp4lab_pack attribute. Never throws.
+bool is_curves_pack(const std::string& path);
 
 }  // namespace fp4lab::analysis

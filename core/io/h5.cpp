@@ -1,19 +1,22 @@
 // The one file that includes H5Cpp.h: fp4lab::h5::File over the HDF5 1.10 C++ API (plus a few C
-// calls the C++ API lacks: file locking, H5Dset_extent). Not a general binding: whole datasets,
-// extendible series along axis 0, and scalar string/double/int64 attributes, all row-major.
+// calls the C++ API lacks: file locking, H5Dset_extent, version bounds). Not a general binding:
+// whole datasets (optionally shuffled + deflated), extendible series along axis 0, and scalar
+// string/double/int64 attributes, all row-major.
 //
 // Concurrency: file locking is switched off on every file access property list with
 // H5Pset_file_locking(fapl, false, true) (available since 1.10.7; we build against 1.10.8). So a
 // reader (open_ro, or h5py) can open a run file while the trainer still has it open for writing;
 // the writer calls flush() after each batch of appends so readers see a consistent prefix. The
 // file format stays at the library's earliest version bounds (no SWMR), so files carry no
-// "open for writing" superblock flag and h5py opens them with plain h5py.File(path, "r").
+// "open for writing" superblock flag and h5py opens them with plain h5py.File(path, "r"). Only a
+// file created with Format::v110 (written once, never live-read: curves packs) uses 1.10's formats.
 // All HDF5 calls in the process go through one mutex: the C++ API is not thread-safe.
 #include "core/io/h5.hpp"
 
 #include <H5Cpp.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -24,6 +27,8 @@ namespace {
 
 // Uncompressed chunks of about this many bytes for series (a 1-D double series: 4096 rows).
 constexpr uint64_t kChunkBytes = 32 * 1024;
+// Compressed whole datasets: chunks of at most this many bytes (one chunk for most datasets).
+constexpr uint64_t kDeflateChunkBytes = 1024 * 1024;
 
 std::recursive_mutex& h5_mutex() {
   static std::recursive_mutex m;
@@ -93,11 +98,13 @@ std::string parent_of(const std::string& norm) {
   return j == std::string::npos ? std::string() : norm.substr(0, j);
 }
 
-H5::FileAccPropList make_fapl() {
+H5::FileAccPropList make_fapl(Format format = Format::earliest) {
   H5::FileAccPropList fapl;
   // No file locking: readers must be able to open a file a trainer is writing (see top).
   if (H5Pset_file_locking(fapl.getId(), false, true) < 0)
     throw std::runtime_error("h5: H5Pset_file_locking failed");
+  if (format == Format::v110 && H5Pset_libver_bounds(fapl.getId(), H5F_LIBVER_V110, H5F_LIBVER_V110) < 0)
+    throw std::runtime_error("h5: H5Pset_libver_bounds failed");
   return fapl;
 }
 
@@ -110,6 +117,10 @@ uint64_t product(const std::vector<uint64_t>& dims) {
 struct File::Impl {
   std::string path;
   bool writable = false;
+  // Format::v110 files (written once, kept small and reproducible): no object timestamps, and up
+  // to kCompactAttributes attributes in a group's object header instead of a separate heap.
+  bool compact = false;
+  static constexpr unsigned kCompactAttributes = 64;
   H5::H5File file;
   std::map<std::string, H5::DataSet> open_sets;  // series kept open for cheap appends
 
@@ -138,7 +149,17 @@ struct File::Impl {
         if (file.childObjType(p) != H5O_TYPE_GROUP) fail("not a group", p);
         continue;
       }
-      file.createGroup(p).close();
+      if (!compact) {
+        file.createGroup(p).close();
+        continue;
+      }
+      const hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
+      H5Pset_obj_track_times(gcpl, false);
+      H5Pset_attr_phase_change(gcpl, kCompactAttributes, kCompactAttributes - 2);
+      const hid_t g = H5Gcreate2(file.getId(), p.c_str(), H5P_DEFAULT, gcpl, H5P_DEFAULT);
+      H5Pclose(gcpl);
+      if (g < 0) fail("cannot create group", p);
+      H5Gclose(g);
     }
   }
 
@@ -215,22 +236,25 @@ File::~File() {
   impl_.reset();
 }
 
-static H5::H5File open_h5(const std::string& path, unsigned flags) {
+static H5::H5File open_h5(const std::string& path, unsigned flags, Format format = Format::earliest) {
   silence_hdf5_once();
   try {
-    return H5::H5File(path, flags, H5::FileCreatPropList::DEFAULT, make_fapl());
+    H5::FileCreatPropList fcpl;
+    if (format == Format::v110) H5Pset_obj_track_times(fcpl.getId(), false);  // the root group's
+    return H5::H5File(path, flags, fcpl, make_fapl(format));
   } catch (const H5::Exception& e) {
     const char* what = flags == H5F_ACC_TRUNC ? "cannot create" : "cannot open";
     throw std::runtime_error(std::string("h5: ") + what + " " + path + ": " + e.getDetailMsg());
   }
 }
 
-File File::create(const std::string& path) {
+File File::create(const std::string& path, Format format) {
   std::lock_guard lock(h5_mutex());
   auto impl = std::make_unique<Impl>();
   impl->path = path;
   impl->writable = true;
-  impl->file = open_h5(path, H5F_ACC_TRUNC);
+  impl->file = open_h5(path, H5F_ACC_TRUNC, format);
+  impl->compact = format == Format::v110;
   return File(std::move(impl));
 }
 
@@ -270,17 +294,29 @@ void File::create_group(const std::string& path) {
 }
 
 template <class T>
-void File::write(const std::string& path, const T* data, const std::vector<uint64_t>& shape) {
+void File::write(const std::string& path, const T* data, const std::vector<uint64_t>& shape, int deflate) {
   std::lock_guard lock(h5_mutex());
   const std::string norm = normalize(path);
   if (norm.empty()) throw std::invalid_argument("h5: write needs a dataset name");
+  if (deflate < 0 || deflate > 9) throw std::invalid_argument("h5: deflate level must be 0..9");
   try {
     impl_->make_groups(parent_of(norm));
     if (impl_->exists(norm)) impl_->unlink(norm);
     const std::vector<hsize_t> dims(shape.begin(), shape.end());
     H5::DataSpace space = dims.empty() ? H5::DataSpace(H5S_SCALAR)
                                        : H5::DataSpace(static_cast<int>(dims.size()), dims.data());
-    H5::DataSet ds = impl_->file.createDataSet(norm, TypeOf<T>::file(), space);
+    H5::DSetCreatPropList dcpl;
+    if (impl_->compact) H5Pset_obj_track_times(dcpl.getId(), false);
+    if (deflate > 0 && !dims.empty() && product(shape) > 0) {
+      std::vector<hsize_t> chunk = dims;  // whole rows of the trailing axes, as many as fit
+      uint64_t row_bytes = sizeof(T);
+      for (size_t i = 1; i < shape.size(); ++i) row_bytes *= shape[i];
+      chunk[0] = std::clamp<hsize_t>(kDeflateChunkBytes / row_bytes, 1, dims[0]);
+      dcpl.setChunk(static_cast<int>(chunk.size()), chunk.data());
+      dcpl.setShuffle();
+      dcpl.setDeflate(static_cast<unsigned>(deflate));
+    }
+    H5::DataSet ds = impl_->file.createDataSet(norm, TypeOf<T>::file(), space, dcpl);
     if (product(shape) > 0) ds.write(data, TypeOf<T>::mem());
   } catch (const H5::Exception& e) {
     impl_->fail("cannot write dataset", norm, e);
@@ -521,7 +557,7 @@ void File::flush() {
 }
 
 #define FP4LAB_H5_INSTANTIATE(T)                                                                    \
-  template void File::write<T>(const std::string&, const T*, const std::vector<uint64_t>&);         \
+  template void File::write<T>(const std::string&, const T*, const std::vector<uint64_t>&, int);    \
   template std::vector<T> File::read<T>(const std::string&, std::vector<uint64_t>*) const;          \
   template void File::append<T>(const std::string&, const T*, uint64_t, uint64_t);
 FP4LAB_H5_INSTANTIATE(float)
@@ -530,5 +566,21 @@ FP4LAB_H5_INSTANTIATE(int64_t)
 FP4LAB_H5_INSTANTIATE(int32_t)
 FP4LAB_H5_INSTANTIATE(uint8_t)
 #undef FP4LAB_H5_INSTANTIATE
+
+void write_file_atomically(const std::string& path, const std::function<void(File&)>& fill, Format format) {
+  const std::string tmp = path + ".tmp";
+  try {
+    {
+      File out = File::create(tmp, format);
+      fill(out);
+      out.flush();
+    }
+    std::filesystem::rename(tmp, path);
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw;
+  }
+}
 
 }  // namespace fp4lab::h5

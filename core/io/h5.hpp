@@ -3,16 +3,24 @@
 // Not a general HDF5 binding: only the types and shapes fp4lab's files use.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace fp4lab::h5 {
 
+// The HDF5 object formats a new file may use. `earliest`: the library's earliest version bounds,
+// readable by every HDF5 1.8+ (run files, which readers open while a trainer writes them).
+// `v110`: HDF5 1.10's formats (groups stored in their object header, a single-chunk dataset
+// without a chunk index): much smaller files of many little groups and datasets; readable by HDF5
+// 1.10 and later (h5py's wheels included).
+enum class Format { earliest, v110 };
+
 // Supported element types: float, double, int64_t, int32_t, uint8_t.
 class File {
  public:
-  static File create(const std::string& path);   // create or truncate, read-write
+  static File create(const std::string& path, Format format = Format::earliest);  // create or truncate, read-write
   static File open_rw(const std::string& path);  // existing file, read-write
   static File open_ro(const std::string& path);  // read-only; works while a writer has it open
   File(File&&) noexcept;
@@ -23,11 +31,14 @@ class File {
   void create_group(const std::string& path);  // creates parents as needed
 
   // Whole datasets (written once; parents created as needed; overwrites an existing one).
+  // `deflate` 1..9 compresses (byte shuffle, then zlib at that level; chunks of at most 1 MiB);
+  // 0 stores the data contiguously, uncompressed. Empty and scalar datasets are never compressed.
   template <class T>
-  void write(const std::string& path, const T* data, const std::vector<uint64_t>& shape);
+  void write(const std::string& path, const T* data, const std::vector<uint64_t>& shape, int deflate = 0);
   template <class T>
-  void write(const std::string& path, const std::vector<T>& data, const std::vector<uint64_t>& shape) {
-    write(path, data.data(), shape);
+  void write(const std::string& path, const std::vector<T>& data, const std::vector<uint64_t>& shape,
+             int deflate = 0) {
+    write(path, data.data(), shape, deflate);
   }
   template <class T>
   std::vector<T> read(const std::string& path, std::vector<uint64_t>* shape = nullptr) const;
@@ -59,5 +70,10 @@ class File {
   explicit File(std::unique_ptr<Impl>);
   std::unique_ptr<Impl> impl_;
 };
+
+// Creates `path` as PATH.tmp, lets `fill` write it, then renames it to `path`; on any error the
+// temporary file is removed and the error rethrown, so a failed writer leaves no output file.
+void write_file_atomically(const std::string& path, const std::function<void(File&)>& fill,
+                           Format format = Format::earliest);
 
 }  // namespace fp4lab::h5

@@ -20,8 +20,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Every column of every table: its type, units, meaning (also written as dataset attributes
-// `units` and `description`, so a file explains itself in h5py / h5dump) and the schema version
-// that added it (a reader fills a later column of an older file with NaN).
+// `units` and `description`, so a file explains itself in h5py / h5dump), the schema version
+// that added it (a reader fills a later column of an older file with NaN), and whether a curves
+// pack keeps it (the columns the analysis reads; see write_packed_run).
 enum class ColType { i64, f64, f32, i32, u8 };
 struct Column {
   const char* table;
@@ -30,20 +31,21 @@ struct Column {
   const char* units;
   const char* description;
   int64_t since = 1;
+  bool packed = false;
 };
 
 constexpr Column kColumns[] = {
-    {"steps", "step", ColType::i64, "1", "optimizer step, 1-based"},
-    {"steps", "tokens", ColType::i64, "tokens", "training tokens consumed after this step"},
-    {"steps", "train_loss", ColType::f64, "nats/token", "mean training cross-entropy of this step's batch"},
+    {"steps", "step", ColType::i64, "1", "optimizer step, 1-based", 1, true},
+    {"steps", "tokens", ColType::i64, "tokens", "training tokens consumed after this step", 1, true},
+    {"steps", "train_loss", ColType::f64, "nats/token", "mean training cross-entropy of this step's batch", 1, true},
     {"steps", "lr", ColType::f64, "1", "learning rate used in this step"},
     {"steps", "grad_norm", ColType::f64, "1", "global L2 norm of the gradient before clipping"},
-    {"steps", "step_seconds", ColType::f64, "s", "wall time of this step"},
+    {"steps", "step_seconds", ColType::f64, "s", "wall time of this step", 1, true},
     {"steps", "tokens_per_second", ColType::f64, "tokens/s", "training tokens of this step / step_seconds", 3},
     {"steps", "model_tflops", ColType::f64, "TFLOP/s", "model FLOPs of this step (flops_per_token x tokens) / step_seconds / 1e12", 3},
-    {"val", "step", ColType::i64, "1", "step after which validation ran"},
-    {"val", "tokens", ColType::i64, "tokens", "training tokens consumed at that step"},
-    {"val", "loss", ColType::f64, "nats/token", "mean validation cross-entropy"},
+    {"val", "step", ColType::i64, "1", "step after which validation ran", 1, true},
+    {"val", "tokens", ColType::i64, "tokens", "training tokens consumed at that step", 1, true},
+    {"val", "loss", ColType::f64, "nats/token", "mean validation cross-entropy", 1, true},
     {"quant", "step", ColType::i64, "1", "telemetry step"},
     {"quant", "tensor", ColType::i32, "index", "index into the root attribute tensor_names"},
     {"quant", "role", ColType::u8, "code", "GEMM: 0=fprop 1=dgrad 2=wgrad"},
@@ -78,7 +80,16 @@ constexpr Column kColumns[] = {
 };
 constexpr const char* kTables[] = {"steps", "val", "quant", "layers", "gnr"};
 
-std::string col_path(const char* table, const char* name) { return std::string(table) + "/" + name; }
+// A column's dataset: "table/name" in a run file, "PREFIX/table/name" in a curves pack's cell group.
+std::string col_path(const char* table, const char* name, const std::string& prefix = "") {
+  return (prefix.empty() ? std::string() : prefix + "/") + table + "/" + name;
+}
+
+const Column& find_column(const char* table, const char* name) {
+  for (const auto& c : kColumns)
+    if (std::string(c.table) == table && std::string(c.name) == name) return c;
+  throw std::logic_error(std::string("run file: no column ") + table + "/" + name);
+}
 
 void create_empty_column(h5::File& f, const Column& c) {
   const std::string p = col_path(c.table, c.name);
@@ -133,16 +144,38 @@ std::vector<std::string> split_names(const std::string& s) {
 }
 
 // Rows of `table` whose columns are all present: the shortest column (a reader racing a flush
-// may see one column a batch longer than another). Columns newer than the file do not count.
-uint64_t table_rows(const h5::File& f, const char* table) {
+// may see one column a batch longer than another). Columns newer than the file do not count; in
+// a curves pack (`packed`) only the packed columns count.
+uint64_t table_rows(const h5::File& f, const char* table, const std::string& prefix = "", bool packed = false) {
   uint64_t n = UINT64_MAX;
   for (const auto& c : kColumns) {
-    if (std::string(c.table) != table) continue;
-    const std::string p = col_path(c.table, c.name);
+    if (std::string(c.table) != table || (packed && !c.packed)) continue;
+    const std::string p = col_path(c.table, c.name, prefix);
     if (f.has(p)) n = std::min(n, f.length(p));
     else if (c.since == 1) n = 0;
   }
   return n == UINT64_MAX ? 0 : n;
+}
+
+// The columns of the steps/ and val/ tables gathered from their records: sink(table, name, values)
+// per column, in kColumns order. RunWriter appends them; write_packed_run writes the packed ones.
+template <class Sink>
+void step_columns(const std::vector<StepRecord>& steps, Sink&& sink) {
+  sink("steps", "step", gather<int64_t>(steps, [](auto& r) { return r.step; }));
+  sink("steps", "tokens", gather<int64_t>(steps, [](auto& r) { return r.tokens; }));
+  sink("steps", "train_loss", gather<double>(steps, [](auto& r) { return r.train_loss; }));
+  sink("steps", "lr", gather<double>(steps, [](auto& r) { return r.lr; }));
+  sink("steps", "grad_norm", gather<double>(steps, [](auto& r) { return r.grad_norm; }));
+  sink("steps", "step_seconds", gather<double>(steps, [](auto& r) { return r.step_seconds; }));
+  sink("steps", "tokens_per_second", gather<double>(steps, [](auto& r) { return r.tokens_per_second; }));
+  sink("steps", "model_tflops", gather<double>(steps, [](auto& r) { return r.model_tflops; }));
+}
+
+template <class Sink>
+void val_columns(const std::vector<ValRecord>& val, Sink&& sink) {
+  sink("val", "step", gather<int64_t>(val, [](auto& r) { return r.step; }));
+  sink("val", "tokens", gather<int64_t>(val, [](auto& r) { return r.tokens; }));
+  sink("val", "loss", gather<double>(val, [](auto& r) { return r.loss; }));
 }
 
 // A column a file written by an older schema lacks: `rows` placeholders (NaN, or 0 for integers).
@@ -219,21 +252,15 @@ struct RunWriter::Impl {
   }
 
   void write_pending() {
+    const auto append = [this](const char* table, const char* name, const auto& v) {
+      append_column(file, table, name, v);
+    };
     if (!steps.empty()) {
-      append_column(file, "steps", "step", gather<int64_t>(steps, [](auto& r) { return r.step; }));
-      append_column(file, "steps", "tokens", gather<int64_t>(steps, [](auto& r) { return r.tokens; }));
-      append_column(file, "steps", "train_loss", gather<double>(steps, [](auto& r) { return r.train_loss; }));
-      append_column(file, "steps", "lr", gather<double>(steps, [](auto& r) { return r.lr; }));
-      append_column(file, "steps", "grad_norm", gather<double>(steps, [](auto& r) { return r.grad_norm; }));
-      append_column(file, "steps", "step_seconds", gather<double>(steps, [](auto& r) { return r.step_seconds; }));
-      append_column(file, "steps", "tokens_per_second", gather<double>(steps, [](auto& r) { return r.tokens_per_second; }));
-      append_column(file, "steps", "model_tflops", gather<double>(steps, [](auto& r) { return r.model_tflops; }));
+      step_columns(steps, append);
       steps.clear();
     }
     if (!val.empty()) {
-      append_column(file, "val", "step", gather<int64_t>(val, [](auto& r) { return r.step; }));
-      append_column(file, "val", "tokens", gather<int64_t>(val, [](auto& r) { return r.tokens; }));
-      append_column(file, "val", "loss", gather<double>(val, [](auto& r) { return r.loss; }));
+      val_columns(val, append);
       val.clear();
     }
     if (!quant.empty()) {
@@ -431,72 +458,86 @@ int64_t RunWriter::last_step() const { return impl_->last_step; }
 
 namespace {
 
-// A column's first `rows` values; a column the file's schema predates reads as NaN.
+// A column's first `rows` values; a column the file's schema predates (or a pack leaves out)
+// reads as NaN.
 template <class T>
-std::vector<T> read_column(const h5::File& f, const char* table, const char* name, uint64_t rows) {
-  if (!f.has(col_path(table, name))) return std::vector<T>(rows, std::numeric_limits<T>::quiet_NaN());
-  auto v = f.read<T>(col_path(table, name));
+std::vector<T> read_column(const h5::File& f, const char* table, const char* name, uint64_t rows,
+                           const std::string& prefix = "") {
+  const std::string p = col_path(table, name, prefix);
+  if (!f.has(p)) return std::vector<T>(rows, std::numeric_limits<T>::quiet_NaN());
+  auto v = f.read<T>(p);
   v.resize(rows);
   return v;
 }
 
-std::string attr_string_or(const h5::File& f, const char* name, const std::string& fallback) {
-  return f.has_attr("/", name) ? f.attr_string("/", name) : fallback;
+std::string attr_string_or(const h5::File& f, const std::string& obj, const char* name, const std::string& fallback) {
+  return f.has_attr(obj, name) ? f.attr_string(obj, name) : fallback;
 }
 
-RunData read_run_once(const std::string& path, bool with_telemetry) {
-  auto f = h5::File::open_ro(path);
-  if (!f.has_attr("/", "schema_version"))
-    throw NotARunFile(path + ": not an fp4lab run file (no schema_version attribute)");
-  RunData d;
-  d.path = path;
-  d.schema_version = f.attr_int("/", "schema_version");
+// The attributes of a run (on the root of a run file, on the cell's group of a curves pack) that
+// describe it: its config, status and accounting. `where` names the run in error messages.
+void read_run_attributes(const h5::File& f, const std::string& obj, const std::string& where, RunData& d) {
+  if (!f.has_attr(obj, "schema_version"))
+    throw NotARunFile(where + ": not an fp4lab run file (no schema_version attribute)");
+  d.schema_version = f.attr_int(obj, "schema_version");
   if (d.schema_version > kRunSchemaVersion)
-    throw NotARunFile(path + ": run file schema " + std::to_string(d.schema_version) +
+    throw NotARunFile(where + ": run file schema " + std::to_string(d.schema_version) +
                       " is newer than this fp4lab's " + std::to_string(kRunSchemaVersion));
-  d.meta.config_yaml = attr_string_or(f, "config", "");
-  d.meta.cell_id = attr_string_or(f, "cell_id", "");
-  d.meta.tensor_names = split_names(attr_string_or(f, "tensor_names", ""));
-  d.meta.n_params = f.has_attr("/", "n_params") ? f.attr_int("/", "n_params") : 0;
-  d.meta.entropy_rate = f.has_attr("/", "entropy_rate") ? f.attr_double("/", "entropy_rate") : -1.0;
-  d.meta.recipe_manifest = attr_string_or(f, "recipe_manifest", "");
-  d.meta.coverage = attr_string_or(f, "coverage", "");
-  d.meta.fingerprint = attr_string_or(f, "fingerprint", "");
-  d.meta.data_source = attr_string_or(f, "data_source", "");
-  d.meta.data_files = attr_string_or(f, "data_files", "");
-  d.meta.data_tokens = f.has_attr("/", "data_tokens") ? f.attr_int("/", "data_tokens") : 0;
-  d.meta.data_hash = attr_string_or(f, "data_hash", "");
-  d.meta.flops_per_token = f.has_attr("/", "flops_per_token") ? f.attr_double("/", "flops_per_token") : 0.0;
-  d.meta.gemm_peak_gflops = f.has_attr("/", "gemm_peak_gflops") ? f.attr_double("/", "gemm_peak_gflops") : 0.0;
-  d.meta.threads = f.has_attr("/", "threads") ? f.attr_int("/", "threads") : 0;
+  d.meta.config_yaml = attr_string_or(f, obj, "config", "");
+  d.meta.cell_id = attr_string_or(f, obj, "cell_id", "");
+  d.meta.tensor_names = split_names(attr_string_or(f, obj, "tensor_names", ""));
+  d.meta.n_params = f.has_attr(obj, "n_params") ? f.attr_int(obj, "n_params") : 0;
+  d.meta.entropy_rate = f.has_attr(obj, "entropy_rate") ? f.attr_double(obj, "entropy_rate") : -1.0;
+  d.meta.recipe_manifest = attr_string_or(f, obj, "recipe_manifest", "");
+  d.meta.coverage = attr_string_or(f, obj, "coverage", "");
+  d.meta.fingerprint = attr_string_or(f, obj, "fingerprint", "");
+  d.meta.data_source = attr_string_or(f, obj, "data_source", "");
+  d.meta.data_files = attr_string_or(f, obj, "data_files", "");
+  d.meta.data_tokens = f.has_attr(obj, "data_tokens") ? f.attr_int(obj, "data_tokens") : 0;
+  d.meta.data_hash = attr_string_or(f, obj, "data_hash", "");
+  d.meta.flops_per_token = f.has_attr(obj, "flops_per_token") ? f.attr_double(obj, "flops_per_token") : 0.0;
+  d.meta.gemm_peak_gflops = f.has_attr(obj, "gemm_peak_gflops") ? f.attr_double(obj, "gemm_peak_gflops") : 0.0;
+  d.meta.threads = f.has_attr(obj, "threads") ? f.attr_int(obj, "threads") : 0;
   try {
-    d.status = parse_run_status(attr_string_or(f, "status", "running"));
+    d.status = parse_run_status(attr_string_or(f, obj, "status", "running"));
   } catch (const std::invalid_argument& e) {
-    throw NotARunFile(path + ": " + e.what());
+    throw NotARunFile(where + ": " + e.what());
   }
-  d.status_step = f.has_attr("/", "status_step") ? f.attr_int("/", "status_step") : 0;
-  d.status_message = attr_string_or(f, "status_message", "");
+  d.status_step = f.has_attr(obj, "status_step") ? f.attr_int(obj, "status_step") : 0;
+  d.status_message = attr_string_or(f, obj, "status_message", "");
+}
 
-  if (const uint64_t n = table_rows(f, "steps")) {
-    const auto step = read_column<int64_t>(f, "steps", "step", n);
-    const auto tokens = read_column<int64_t>(f, "steps", "tokens", n);
-    const auto loss = read_column<double>(f, "steps", "train_loss", n);
-    const auto lr = read_column<double>(f, "steps", "lr", n);
-    const auto gn = read_column<double>(f, "steps", "grad_norm", n);
-    const auto secs = read_column<double>(f, "steps", "step_seconds", n);
-    const auto tps = read_column<double>(f, "steps", "tokens_per_second", n);
-    const auto tflops = read_column<double>(f, "steps", "model_tflops", n);
+// The steps/ and val/ tables under `prefix` ("" in a run file; the cell's group in a curves pack,
+// which holds only the packed columns: the others read as NaN).
+void read_curves(const h5::File& f, const std::string& prefix, bool packed, RunData& d) {
+  if (const uint64_t n = table_rows(f, "steps", prefix, packed)) {
+    const auto step = read_column<int64_t>(f, "steps", "step", n, prefix);
+    const auto tokens = read_column<int64_t>(f, "steps", "tokens", n, prefix);
+    const auto loss = read_column<double>(f, "steps", "train_loss", n, prefix);
+    const auto lr = read_column<double>(f, "steps", "lr", n, prefix);
+    const auto gn = read_column<double>(f, "steps", "grad_norm", n, prefix);
+    const auto secs = read_column<double>(f, "steps", "step_seconds", n, prefix);
+    const auto tps = read_column<double>(f, "steps", "tokens_per_second", n, prefix);
+    const auto tflops = read_column<double>(f, "steps", "model_tflops", n, prefix);
     d.steps.resize(n);
     for (uint64_t i = 0; i < n; ++i)
       d.steps[i] = StepRecord{step[i], tokens[i], loss[i], lr[i], gn[i], secs[i], tps[i], tflops[i]};
   }
-  if (const uint64_t n = table_rows(f, "val")) {
-    const auto step = read_column<int64_t>(f, "val", "step", n);
-    const auto tokens = read_column<int64_t>(f, "val", "tokens", n);
-    const auto loss = read_column<double>(f, "val", "loss", n);
+  if (const uint64_t n = table_rows(f, "val", prefix, packed)) {
+    const auto step = read_column<int64_t>(f, "val", "step", n, prefix);
+    const auto tokens = read_column<int64_t>(f, "val", "tokens", n, prefix);
+    const auto loss = read_column<double>(f, "val", "loss", n, prefix);
     d.val.resize(n);
     for (uint64_t i = 0; i < n; ++i) d.val[i] = ValRecord{step[i], tokens[i], loss[i]};
   }
+}
+
+RunData read_run_once(const std::string& path, bool with_telemetry) {
+  auto f = h5::File::open_ro(path);
+  RunData d;
+  d.path = path;
+  read_run_attributes(f, "/", path, d);
+  read_curves(f, "", false, d);
   if ((d.has_sentinel = f.has_attr("sentinel", "summary"))) {
     SentinelRecord& s = d.sentinel;
     s.step = f.attr_int("sentinel", "step");
@@ -603,6 +644,64 @@ RunData read_run(const std::string& path, bool with_telemetry) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50 * attempt));
     }
   }
+}
+
+// ---------------------------------------------------------------------------- curves packs
+
+namespace {
+
+// The long YAML texts of a packed run (config, recipe_manifest: about 20 KB a run, and
+// repetitive) are stored as deflated UTF-8 bytes (uint8 [n]) rather than as attributes, which
+// HDF5 cannot compress.
+struct PackedText {
+  const char* name;
+  std::string RunMeta::*field;
+};
+constexpr PackedText kPackedTexts[] = {{"config", &RunMeta::config_yaml}, {"recipe_manifest", &RunMeta::recipe_manifest}};
+
+}  // namespace
+
+void write_packed_run(h5::File& f, const std::string& group, const RunData& d) {
+  f.create_group(group);
+  for (const auto& t : kPackedTexts) {
+    const std::string& text = d.meta.*t.field;
+    f.write(group + "/" + t.name, reinterpret_cast<const uint8_t*>(text.data()), {text.size()}, kPackDeflateLevel);
+  }
+  f.set_attr(group, "schema_version", d.schema_version);
+  f.set_attr(group, "cell_id", d.meta.cell_id);
+  f.set_attr(group, "status", to_string(d.status));
+  f.set_attr(group, "status_step", d.status_step);
+  f.set_attr(group, "status_message", d.status_message);
+  f.set_attr(group, "n_params", d.meta.n_params);
+  f.set_attr(group, "entropy_rate", d.meta.entropy_rate);
+  f.set_attr(group, "coverage", d.meta.coverage);
+  f.set_attr(group, "fingerprint", d.meta.fingerprint);
+  f.set_attr(group, "data_source", d.meta.data_source);
+  f.set_attr(group, "data_tokens", d.meta.data_tokens);
+  f.set_attr(group, "data_hash", d.meta.data_hash);
+  f.set_attr(group, "flops_per_token", d.meta.flops_per_token);
+  f.set_attr(group, "threads", d.meta.threads);
+  f.set_attr(group, "gemm_peak_gflops", d.meta.gemm_peak_gflops);
+  const auto write = [&](const char* table, const char* name, const auto& v) {
+    if (find_column(table, name).packed) f.write(col_path(table, name, group), v, {v.size()}, kPackDeflateLevel);
+  };
+  step_columns(d.steps, write);
+  val_columns(d.val, write);
+}
+
+RunData read_packed_run(const h5::File& f, const std::string& group, const std::string& path) {
+  if (!f.has(group)) throw std::runtime_error(path + ": no such group in the pack");
+  RunData d;
+  d.path = path;
+  read_run_attributes(f, group, path, d);
+  for (const auto& t : kPackedTexts) {
+    const std::string p = group + "/" + t.name;
+    if (!f.has(p)) throw NotARunFile(path + ": no " + t.name + " in the pack");
+    const std::vector<uint8_t> bytes = f.read<uint8_t>(p);
+    (d.meta.*t.field).assign(bytes.begin(), bytes.end());
+  }
+  read_curves(f, group, true, d);
+  return d;
 }
 
 }  // namespace fp4lab

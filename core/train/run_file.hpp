@@ -13,6 +13,10 @@
 
 namespace fp4lab {
 
+namespace h5 {
+class File;
+}
+
 constexpr int64_t kRunSchemaVersion = 4;
 
 enum class RunStatus { running, done, diverged, failed };
@@ -146,5 +150,25 @@ struct RunData {
 // tensors (cheap status reads). Throws std::runtime_error on a file that is not an fp4lab run
 // file or was written by a newer schema.
 RunData read_run(const std::string& path, bool with_telemetry = true);
+
+// ---------------------------------------------------------------------------- curves packs
+// A curves pack (`fp4lab pack`, analysis/runs.hpp) holds each run as a group with what the
+// analysis reads: the attributes cell_id, status, status_step, status_message, schema_version
+// (the run file's), n_params, entropy_rate, coverage, fingerprint, data_source, data_tokens,
+// data_hash, flops_per_token, threads, gemm_peak_gflops; the texts config and recipe_manifest as
+// deflated UTF-8 byte datasets; the columns steps/{step, tokens, train_loss, step_seconds} and
+// val/{step, tokens, loss} at their run-file types, deflated. Left out: the other steps/ columns,
+// quant/, layers/, gnr/, sentinel/, tensor_names, data_files, gemm_engine, fp4_kernel
+// (results/SCHEMA.md "Curves pack").
+
+constexpr int kPackDeflateLevel = 6;  // zlib level of the packed columns (after a byte shuffle)
+
+// Writes `run` (as read_run read it) under `group` of `pack`. Throws std::runtime_error.
+void write_packed_run(h5::File& pack, const std::string& group, const RunData& run);
+// Reads a run written by write_packed_run: the RunData read_run(path, false) gave, with the
+// left-out columns NaN (lr, grad_norm, tokens_per_second, model_tflops), no telemetry, no
+// sentinel, empty tensor_names and data_files. `path` becomes RunData::path ("PACK#cells/<id>").
+// Throws std::runtime_error on a group that is missing or not a packed run.
+RunData read_packed_run(const h5::File& pack, const std::string& group, const std::string& path);
 
 }  // namespace fp4lab

@@ -19,14 +19,15 @@ struct AnalysisArgs {
 };
 
 void add_common(CLI::App* cmd, AnalysisArgs& a) {
-  cmd->add_option("DIR", a.dir, "grid output directory (run files + manifest)")->required();
+  cmd->add_option("DIR", a.dir, "grid output directory or curves pack (fp4lab pack)")->required();
   cmd->add_option("--set", a.sets,
                   "analysis setting override, e.g. --set window=0.5, --set target=2.9, --set ema=0.95")
       ->allow_extra_args(false);
 }
 
 analysis::AnalysisReport load(const AnalysisArgs& a) {
-  if (!std::filesystem::is_directory(a.dir)) throw Exit{kExitUsage, "no such directory: " + a.dir};
+  if (!std::filesystem::is_directory(a.dir) && !analysis::is_curves_pack(a.dir))
+    throw Exit{kExitUsage, "no such directory or curves pack: " + a.dir};
   analysis::AnalysisSettings overrides;
   for (const auto& s : a.sets) {
     const auto eq = s.find('=');
@@ -95,12 +96,13 @@ void add_analysis_commands(CLI::App& app) {
     auto out = std::make_shared<std::string>("results/findings");
     CLI::App* cmd = app.add_subcommand(
         "findings", "One row per published claim from the grids' `analysis.claims`: estimate, CI, verdict");
-    cmd->add_option("DIR", *dirs, "grid output directories (run files + manifest)")->required();
+    cmd->add_option("DIR", *dirs, "grid output directories or curves packs (fp4lab pack)")->required();
     cmd->add_option("--out", *out, "where FINDINGS.md and findings.json go (default results/findings)");
     cmd->callback([dirs, out] {
       std::vector<analysis::AnalysisReport> reports;
       for (const auto& d : *dirs) {
-        if (!std::filesystem::is_directory(d)) throw Exit{kExitUsage, "no such directory: " + d};
+        if (!std::filesystem::is_directory(d) && !analysis::is_curves_pack(d))
+          throw Exit{kExitUsage, "no such directory or curves pack: " + d};
         reports.push_back(analysis::analyze_dir(d));
         if (reports.back().claims.empty()) std::cerr << "note: " << d << " states no claims (analysis.claims)\n";
       }

@@ -56,7 +56,7 @@ void run_gemm(const GemmOptions& o) {
     matmul(c.data(), qa.dequant.data(), Trans::n, qb.dequant.data(), Trans::t, m, n, ka, false);
   }
 
-  write_file_atomically(o.out, [&](h5::File& out) {
+  h5::write_file_atomically(o.out, [&](h5::File& out) {
     out.write("c", c, {uint64_t(m), uint64_t(n)});
     write_quantized(out, "a", qa);
     write_quantized(out, "b", qb);

@@ -25,7 +25,7 @@ void run_quantize(const QuantizeOptions& o) {
   const std::vector<float> x = read_operand(o.in, o.dataset, spec, rows, cols);
   const std::string dims = std::to_string(rows) + "x" + std::to_string(cols);
   const QuantizedTensor q = quantize_tensor(x, rows, cols, spec, QuantRandom{o.seed, 0, 0});
-  write_file_atomically(o.out, [&](h5::File& out) {
+  h5::write_file_atomically(o.out, [&](h5::File& out) {
     write_quantized(out, "/", q);
     out.set_attr("/", "source", o.in + ":" + o.dataset);
   });

@@ -24,5 +24,6 @@ void add_train_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
 void add_grid_commands(CLI::App& app);      // plan, run, status, slurm
 void add_analysis_commands(CLI::App& app);  // analyze, plot, report, findings
+void add_pack_command(CLI::App& app);       // pack (a grid's curves in one file)
 
 }  // namespace fp4lab::cli

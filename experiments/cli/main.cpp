@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   add_eval_command(app);
   add_grid_commands(app);
   add_analysis_commands(app);
+  add_pack_command(app);
   try {
     fp4lab::gemm_engine();  // a bad FP4LAB_GEMM or FP4LAB_FP4_KERNEL stops here, before any file is written
     fp4lab::fp4_kernel();

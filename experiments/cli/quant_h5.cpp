@@ -104,21 +104,6 @@ QuantizedTensor quantize_tensor(const std::vector<float>& x, int64_t rows, int64
   return q;
 }
 
-void write_file_atomically(const std::string& path, const std::function<void(h5::File&)>& fill) {
-  const std::string tmp = path + ".tmp";
-  try {
-    {
-      h5::File out = h5::File::create(tmp);
-      fill(out);
-      out.flush();
-    }
-    std::filesystem::rename(tmp, path);
-  } catch (...) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    throw;
-  }
-}
 
 void write_quantized(h5::File& file, const std::string& group, const QuantizedTensor& q) {
   const std::string prefix = group == "/" || group.empty() ? "" : group + "/";

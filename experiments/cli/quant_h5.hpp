@@ -5,7 +5,6 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -58,9 +57,5 @@ QuantizedTensor quantize_tensor(const std::vector<float>& x, int64_t rows, int64
 // the SR stream (seed, tensor_id, step) and the statistics (amax, flushed, saturated, nonfinite,
 // sqnr_db).
 void write_quantized(h5::File& file, const std::string& group, const QuantizedTensor& q);
-
-// Creates `path` as PATH.tmp, lets `fill` write it, then renames it to `path`; on any error the
-// temporary file is removed and the error rethrown, so a failed command leaves no output file.
-void write_file_atomically(const std::string& path, const std::function<void(h5::File&)>& fill);
 
 }  // namespace fp4lab::cli
