@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "analysis/json.hpp"
+#include "analysis/scaling.hpp"
 
 namespace fp4lab::analysis {
 
@@ -91,6 +92,48 @@ std::string value_text(double x, const std::string& unit) {
   return unit == "fraction" ? num(x * 100, 1) + "%" : num(x, 4);
 }
 
+// A trend claim: the slope of the gap against model size (scaling.hpp) over the grid's sizes; the
+// verdict by the slope's bootstrap interval, as a CI is read for the other claims.
+FindingRow trend_row(const AnalysisReport& rep, const Claim& claim, FindingRow row) {
+  const bool token = claim.metric == "token_gap_trend";
+  row.unit = token ? "slope (ln(1 + gap) per ln N)" : "slope";
+  ScalingOptions o;
+  o.confidence = rep.settings.confidence;
+  o.at = claim.at;
+  const ScalingReport sr = scaling_analysis({rep}, o);
+  const auto s = std::find_if(sr.series.begin(), sr.series.end(),
+                              [&](const ScalingSeries& x) { return x.a == claim.a && x.b == claim.b; });
+  row.a = config_label(claim.a), row.b = config_label(claim.b);
+  if (s == sr.series.end()) {
+    row.note = "the grid has no such comparison at two or more model sizes";
+    return row;
+  }
+  const ScalingFit& f = token ? s->token_fit : s->loss_fit;
+  if (!s->points.empty()) row.n_seeds = int(s->points.front().seeds.size());
+  row.note = f.note;
+  if (f.form.empty()) {
+    row.verdict.rule = "no fit";
+    return row;
+  }
+  if (f.form == "log_linear") row.unit = "nats per decade of N";
+  row.estimate = f.slope, row.ci_low = f.slope_lo, row.ci_high = f.slope_hi;
+  auto gap = [&](double x) { return token ? value_text(x, "fraction") : value_text(x, "nats"); };
+  row.estimate_text = "b = " + num(f.slope, 3) + " [" + num(f.slope_lo, 3) + ", " + num(f.slope_hi, 3) + "] over " +
+                      std::to_string(f.params.size()) + " sizes (" +
+                      (f.form == "power" ? "gap ∝ N^b" : f.form == "multiplier_power" ? "1 + gap ∝ N^b" : "gap = a + b log10 N") + ")";
+  if (std::isfinite(f.at))
+    row.estimate_text += "; at N = " + [&] {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.2g", f.at);
+      return std::string(buf);
+    }() + ": " + gap(f.predicted) + " [" + gap(f.predicted_lo) + ", " + gap(f.predicted_hi) + "]" +
+                         (f.extrapolated ? " (extrapolation)" : "");
+  const int side = f.slope_lo > 0 ? 1 : f.slope_hi < 0 ? -1 : 0;
+  row.verdict.verdict = side == 0 ? Verdict::inconclusive : side == claim.direction ? Verdict::agrees : Verdict::contradicts;
+  row.verdict.rule = side == 0 ? "trend: the slope's bootstrap interval contains 0" : "trend: the slope's bootstrap interval excludes 0";
+  return row;
+}
+
 }  // namespace
 
 std::vector<FindingRow> findings(const std::vector<AnalysisReport>& reports) {
@@ -103,6 +146,10 @@ std::vector<FindingRow> findings(const std::vector<AnalysisReport>& reports) {
       row.grid = grid_name_of(rep.dir);
       row.metric = claim.metric;
       row.unit = claim.metric == "token_gap" ? "fraction" : "nats";
+      if (is_trend_metric(claim.metric)) {
+        rows.push_back(trend_row(rep, claim, row));
+        continue;
+      }
       const int ci = find_comparison(rep, claim.a, claim.b);
       if (ci < 0) {
         row.a = config_label(claim.a), row.b = config_label(claim.b);
@@ -139,13 +186,15 @@ std::vector<FindingRow> findings(const std::vector<AnalysisReport>& reports) {
 std::string findings_markdown(const std::vector<FindingRow>& rows) {
   std::ostringstream md;
   md << "# fp4lab findings\n\n"
-     << "One row per published claim (`../shared/spec/published-results.md`), each tested by a grid of "
-        "`ablations/findings/` on CPU-sized Llama models and Debian's `fortunes` text, paired by seed. "
+     << "One row per published claim (the paper and figure in its source column), each tested by a grid "
+        "of `ablations/` on CPU-sized Llama models and Debian's `fortunes` text, paired by seed. "
         "Estimate: A − B, mean over seeds with its 95% Student-t CI (token gaps: tokens A needs to reach B's "
         "final loss, relative to B's). Verdict rule (`analysis/findings.hpp`, tested): **agrees** when the CI "
         "excludes 0 on the published side, **contradicts** when it excludes 0 on the other side, "
         "**inconclusive** otherwise, with the minimum detectable effect (80% power) of the design; censored "
-        "token gaps use a sign test over seeds instead of a CI. A CPU-sized model is not an 8B or 12B one: a "
+        "token gaps use a sign test over seeds instead of a CI; a trend claim (how a gap moves with model size) is "
+        "read from the slope of the gap's fit against non-embedding parameters (`fp4lab scaling`) and its "
+        "bootstrap interval over seeds. A CPU-sized model is not an 8B or 12B one: a "
         "claim that only shows at scale is marked so in its grid and note.\n\n";
   md << "| # | claim | source | grid | A vs B | metric | published | fp4lab estimate | seeds | verdict | min. detectable | note |\n";
   md << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
@@ -176,7 +225,9 @@ std::string findings_json(const std::vector<FindingRow>& rows) {
   for (const auto& r : rows) {
     j.begin_object();
     j.value("id", r.claim.id).value("claim", r.claim.claim).value("source", r.claim.source);
-    j.value("published", r.claim.published).value("direction", r.claim.direction > 0 ? "a_worse" : "a_better");
+    j.value("published", r.claim.published)
+        .value("direction", is_trend_metric(r.metric) ? (r.claim.direction > 0 ? "grows" : "shrinks")
+                                                      : (r.claim.direction > 0 ? "a_worse" : "a_better"));
     j.value("grid", r.grid).value("dir", r.dir).value("a", r.a).value("b", r.b);
     j.value("metric", r.metric).value("unit", r.unit).value("n_seeds", r.n_seeds);
     j.value("estimate", r.estimate).value("ci_low", r.ci_low).value("ci_high", r.ci_high).value("text", r.estimate_text);

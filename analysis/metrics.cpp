@@ -13,7 +13,9 @@
 #include <tuple>
 #include <utility>
 
+#include "core/config/config.hpp"
 #include "core/config/value.hpp"
+#include "core/train/throughput.hpp"
 
 namespace fp4lab::analysis {
 
@@ -605,6 +607,18 @@ void budget_analysis(AnalysisReport& rep) {
 }
 
 
+// The run's non-embedding parameter count, from its resolved config (NaN if that does not parse).
+double model_params_of(const RunData& run) {
+  if (run.meta.config_yaml.empty()) return kNaN;
+  try {
+    ConfigBuilder b;
+    b.add_tree(parse_yaml_string(run.meta.config_yaml, run.path + ": config"));
+    return double(non_embedding_params(b.build().model));
+  } catch (const std::exception&) {
+    return kNaN;
+  }
+}
+
 // Throughput of one run from its steps (the median step time after the first step) and its
 // accounting attributes (flops_per_token, gemm_peak_gflops).
 void set_throughput(CellResult& c, const RunData& run) {
@@ -835,6 +849,7 @@ AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides) 
       c.final_loss = std::isfinite(c.final_val_loss) ? c.final_val_loss : c.final_train_ema;
       c.entropy_rate = run.meta.entropy_rate;
       c.coverage = run.meta.coverage;
+      c.model_params = model_params_of(run);
       if (c.entropy_rate >= 0) c.entropy_gap = c.final_loss - c.entropy_rate;
       set_throughput(c, run);
       c.included = (run.status == RunStatus::done || run.status == RunStatus::running) && !cv.steps.empty() &&

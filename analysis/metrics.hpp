@@ -109,6 +109,7 @@ struct CellResult {
   double final_gap = kNaN, final_rel_pct = kNaN;
   std::string final_gap_kind;  // "val" | "train_ema": both runs' final losses of this kind
   std::string coverage;        // the run file's coverage line (which layers ran quantized, in what)
+  double model_params = kNaN;  // non-embedding parameters (the blocks' linear weights), from the run's config
   // Throughput: the median step time over the steps after the first (warm-up), and what follows
   // from it; MFU = model TFLOP/s / the run's measured fp32 GEMM peak (NaN when the file predates it).
   double step_seconds = kNaN, tokens_per_second = kNaN, model_tflops = kNaN, gemm_peak_gflops = kNaN, mfu = kNaN;

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cmath>
 #include <cstdio>
@@ -62,6 +63,12 @@ std::string field(const std::string& s) {
 std::string num(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.9g", x);
+  return buf;
+}
+
+std::string short_num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.3g", x);
   return buf;
 }
 
@@ -314,6 +321,60 @@ std::vector<Script> quant_plots(const AnalysisReport& r, const PlotOptions& o) {
   return out;
 }
 
+// One of the scaling plots: per series, points with CI bars against N and the fitted curve over the
+// fitted sizes. `token`: the token multiplier 1 + gap (log y), else the loss gap in nats.
+Script scaling_plot(const ScalingReport& r, bool token) {
+  std::ostringstream os, plot;
+  int k = 0;
+  double lo = INFINITY, hi = 0;
+  for (size_t si = 0; si < r.series.size(); ++si) {
+    const ScalingSeries& s = r.series[si];
+    const ScalingFit& f = token ? s.token_fit : s.loss_fit;
+    std::ostringstream rows;
+    int n = 0;
+    for (const auto& p : s.points) {
+      const GapStats& g = token ? p.token_gap : p.loss_gap;
+      if (g.stats.n == 0 || !std::isfinite(g.stats.mean)) continue;
+      const bool bound = token && std::any_of(p.token_gap_bound.begin(), p.token_gap_bound.end(), [](int b) { return b != 0; });
+      const double off = token ? 1 : 0;
+      const double m = g.stats.mean + off;
+      const double l = (g.stats.has_ci ? g.stats.ci_low : g.stats.mean) + off;
+      const double h = (g.stats.has_ci ? g.stats.ci_high : g.stats.mean) + off;
+      rows << num(p.params * std::pow(1.04, double(si))) << ' ' << num(m) << ' ' << num(l) << ' ' << num(h) << ' ' << (bound ? 1 : 0) << '\n';
+      lo = std::min(lo, p.params), hi = std::max(hi, p.params);
+      ++n;
+    }
+    if (n == 0) continue;
+    const std::string color = kPalette[si % (sizeof kPalette / sizeof kPalette[0])];  // points offset 4% per series
+    os << "$s" << si << " << EOD\n# params mean lo hi bound\n" << rows.str() << "EOD\n";
+    plot << (k++ ? ", \\\n     " : "plot ") << "$s" << si << " using 1:($5 == 0 ? $2 : NaN):($5 == 0 ? $3 : NaN):($5 == 0 ? $4 : NaN) "
+         << "with yerrorbars pt 7 ps 1.2 lc rgb '" << color << "' title " << quote(s.label);
+    if (token)
+      plot << ", \\\n     $s" << si << " using 1:($5 == 1 ? $2 : NaN) with points pt 9 ps 1.6 lc rgb '" << color
+           << "' title " << quote(s.label + ": censored (bound)");
+    if (!f.form.empty()) {
+      // power: gap = c N^b; multiplier_power: 1 + gap = c N^b (what the token plot shows); log_linear
+      const std::string fn = tag("f", static_cast<long long>(si));
+      if (f.form == "log_linear") os << fn << "(x) = " << num(f.intercept) << " + " << num(f.slope) << " * log10(x)\n";
+      else os << fn << "(x) = exp(" << num(f.intercept) << ") * x**(" << num(f.slope) << ")\n";
+      plot << ", \\\n     [" << num(f.params.front()) << ":" << num(f.params.back()) << "] " << fn << "(x) with lines lw 2 dt 2 lc rgb '" << color
+           << "' title " << quote("fit: b = " + short_num(f.slope) + " [" + short_num(f.slope_lo) + ", " + short_num(f.slope_hi) + "]");
+    }
+  }
+  if (k == 0) return {};
+  os << "set title " << title(token ? "Token multiplier against model size" : "Loss gap against model size",
+                              token ? "tokens A needs to reach B's final loss / B's tokens; bars: CI over seeds; dashed: fit"
+                                    : "final loss A - B (nats); bars: CI over seeds; dashed: fit") << "\n"
+     << "set logscale x\nset format x '%.0e'\n"
+     << "set xrange [" << num(lo / 1.5) << ":" << num(hi * 1.5) << "]\n"
+     << "set samples 200\n"
+     << "set xlabel 'non-embedding parameters N'\n"
+     << (token ? "set logscale y\nset ylabel '1 + token gap'\nset arrow from graph 0, first 1 to graph 1, first 1 nohead lc rgb '#555555'\n"
+               : "set ylabel 'loss gap A - B (nats/token)'\nset xzeroaxis lt 1 lc rgb '#555555'\n")
+     << plot.str() << "\n";
+  return {token ? "scaling_token_multiplier" : "scaling_loss_gap", os.str()};
+}
+
 void write_text(const fs::path& p, const std::string& text) {
   const fs::path tmp = p.parent_path() / ("." + p.filename().string() + ".tmp." + std::to_string(::getpid()));
   {
@@ -386,6 +447,22 @@ std::vector<std::string> plot_all(const AnalysisReport& r, const std::string& ou
   for (auto& q : quant_plots(r, o)) scripts.push_back(std::move(q));
   std::vector<std::string> images;
   for (const auto& s : scripts) {
+    if (s.name.empty()) continue;
+    for (auto& p : render(s, out_dir, o)) images.push_back(std::move(p));
+  }
+  return images;
+}
+
+}  // namespace fp4lab::analysis
+
+namespace fp4lab::analysis {
+
+std::vector<std::string> plot_scaling(const ScalingReport& r, const std::string& out_dir, const PlotOptions& o) {
+  if (!o.png && !o.svg) return {};
+  if (!gnuplot_available(o)) throw std::runtime_error("cannot run '" + o.gnuplot + "': is gnuplot installed?");
+  fs::create_directories(out_dir);
+  std::vector<std::string> images;
+  for (const Script& s : {scaling_plot(r, false), scaling_plot(r, true)}) {
     if (s.name.empty()) continue;
     for (auto& p : render(s, out_dir, o)) images.push_back(std::move(p));
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/metrics.hpp"
+#include "analysis/scaling.hpp"
 
 namespace fp4lab::analysis {
 
@@ -24,6 +25,11 @@ struct PlotOptions {
 // if gnuplot is missing or fails (with gnuplot's messages).
 std::vector<std::string> plot_all(const AnalysisReport& report, const std::string& out_dir,
                                   const PlotOptions& options = {});
+
+// The scaling plots: each series' loss gap against N (log x) with per-size CIs and its fit, and the
+// token multiplier 1 + token gap against N (censored sizes as bounds). Same files as plot_all.
+std::vector<std::string> plot_scaling(const ScalingReport& report, const std::string& out_dir,
+                                      const PlotOptions& options = {});
 
 bool gnuplot_available(const PlotOptions& options = {});
 

@@ -264,7 +264,7 @@ std::string to_json(const AnalysisReport& r) {
         .value("mean_rel_pct", c.converged.mean_rel_pct)
         .end_object();
     j.value("final_gap", c.final_gap).value("final_rel_pct", c.final_rel_pct).value("final_gap_kind", c.final_gap_kind);
-    j.value("coverage", c.coverage);
+    j.value("coverage", c.coverage).value("model_params", c.model_params);
     j.value("step_seconds", c.step_seconds).value("tokens_per_second", c.tokens_per_second);
     j.value("model_tflops", c.model_tflops).value("gemm_peak_gflops", c.gemm_peak_gflops).value("mfu", c.mfu);
     j.value("threads", c.threads);
@@ -409,8 +409,7 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
   const ResolvedSettings& s = r.settings;
   const std::string conf = fixed(s.confidence * 100, 0) + "%";
   std::ostringstream md;
-  const std::string name = fs::path(r.dir).filename().string().empty() ? r.dir : fs::path(r.dir).filename().string();
-  md << "# fp4lab analysis: " << name << "\n\n";
+  md << "# fp4lab analysis: " << grid_name_of(r.dir) << "\n\n";
   std::string baseline_groups;
   for (const auto& g : r.groups)
     if (g.is_baseline) baseline_groups += (baseline_groups.empty() ? "`" : ", `") + g.label + "`";

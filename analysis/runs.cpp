@@ -115,15 +115,23 @@ Claim parse_claim(const Value& c, const std::string& key) {
       has_compare = true;
     } else if (e.key == "metric") {
       out.metric = e.value.as_string(k);
-      if (out.metric != "converged_gap" && out.metric != "final_gap" && out.metric != "token_gap")
-        throw ConfigError(e.value.loc(), k, "expected converged_gap, final_gap or token_gap, got '" + out.metric + "'");
+      if (out.metric != "converged_gap" && out.metric != "final_gap" && out.metric != "token_gap" &&
+          !is_trend_metric(out.metric))
+        throw ConfigError(e.value.loc(), k,
+                          "expected converged_gap, final_gap, token_gap, loss_gap_trend or token_gap_trend, got '" +
+                              out.metric + "'");
     } else if (e.key == "direction") {
       const std::string d = e.value.as_string(k);
-      if (d == "a_worse") out.direction = 1;
-      else if (d == "a_better") out.direction = -1;
-      else throw ConfigError(e.value.loc(), k, "expected a_worse (A − B > 0 published) or a_better, got '" + d + "'");
+      if (d == "a_worse" || d == "grows") out.direction = 1;
+      else if (d == "a_better" || d == "shrinks") out.direction = -1;
+      else
+        throw ConfigError(e.value.loc(), k,
+                          "expected a_worse (A − B > 0 published) or a_better (for a trend: grows or shrinks), got '" + d + "'");
+    } else if (e.key == "at") {
+      out.at = e.value.as_double(k);
+      if (!(out.at > 0)) throw ConfigError(e.value.loc(), k, "expected a positive parameter count, e.g. 8e9");
     } else {
-      throw ConfigError(e.key_loc, k, "unknown claim key (known: id, claim, source, compare, metric, direction, published, note)");
+      throw ConfigError(e.key_loc, k, "unknown claim key (known: id, claim, source, compare, metric, direction, published, at, note)");
     }
   }
   if (out.id.empty()) throw ConfigError(c.loc(), key, "a claim needs an `id`");
@@ -298,7 +306,9 @@ Value to_value(const AnalysisSettings& s) {
       if (!c.source.empty()) m.set("source", Value::scalar(c.source, {}, true));
       m.set("compare", pair_value(c.a, c.b));
       m.set("metric", Value::scalar(c.metric));
-      m.set("direction", Value::scalar(c.direction > 0 ? "a_worse" : "a_better"));
+      m.set("direction", Value::scalar(is_trend_metric(c.metric) ? (c.direction > 0 ? "grows" : "shrinks")
+                                                                 : (c.direction > 0 ? "a_worse" : "a_better")));
+      if (std::isfinite(c.at)) m.set("at", Value::scalar(std::to_string(c.at)));
       if (!c.published.empty()) m.set("published", Value::scalar(c.published, {}, true));
       if (!c.note.empty()) m.set("note", Value::scalar(c.note, {}, true));
       l.push_back(m);

@@ -4,6 +4,7 @@
 // YAML is read and written only through core/config's Value tree. No metrics here (metrics.hpp).
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -49,7 +50,9 @@ using Selector = std::map<std::string, std::string>;
 
 // A published claim that a grid tests: A − B of `metric` (converged_gap, final_gap or token_gap)
 // has the sign `direction` (YAML a_worse = +1: A has the higher loss / needs more tokens;
-// a_better = -1).
+// a_better = -1). A trend claim (loss_gap_trend: the final-loss gap; token_gap_trend) is about how
+// that gap moves with model size across the grid's sizes (scaling.hpp): direction grows (+1) or
+// shrinks (-1); `at` names a parameter count to extrapolate to.
 struct Claim {
   std::string id;         // short name, unique across a findings suite
   std::string claim;      // the claim in words
@@ -59,7 +62,9 @@ struct Claim {
   int direction = 1;
   std::string published;  // the published number, as text ("+36% tokens", "+0.026 nats")
   std::string note;       // e.g. "shows only at scale"
+  double at = std::numeric_limits<double>::quiet_NaN();  // trend claims: extrapolate to this many parameters
 };
+inline bool is_trend_metric(const std::string& m) { return m == "loss_gap_trend" || m == "token_gap_trend"; }
 
 struct AnalysisSettings {
   std::optional<std::string> target;

@@ -5,7 +5,8 @@
 #   each grid's report (md, csv, json, plots): results/findings/<grid>/
 #   the claims table:                         results/findings/FINDINGS.md, findings.json
 # Usage: scripts/findings.sh [--jobs N] [--report-only] [GRID.yaml ...]   (default: all, --jobs 2)
-#   --report-only regenerates the reports and FINDINGS.md from the run files without training.
+#   --report-only regenerates the reports, packs and FINDINGS.md from the run files without training
+#   (FINDINGS.md from the committed curves packs where the run files are not here).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 FP4LAB=${FP4LAB:-build/release/fp4lab}
@@ -29,12 +30,19 @@ for g in "${grids[@]}"; do
     echo "== $name: $("$FP4LAB" plan "$g" | head -1)"
     "$FP4LAB" run "$g" --jobs "$jobs" --out "$runs" || status=1   # a failed cell does not stop the suite
   fi
-  [ -d "$runs" ] && "$FP4LAB" report "$runs" --out "results/findings/$name" > /dev/null || status=1
+  if [ -d "$runs" ]; then   # the report, and the curves pack that re-analyses it without the run files
+    "$FP4LAB" report "$runs" --out "results/findings/$name" > /dev/null || status=1
+    "$FP4LAB" pack "$runs" "results/findings/$name/curves.h5" > /dev/null || status=1
+  fi
 done
-dirs=()
+dirs=()   # each grid's run files, or its committed curves pack when the run files are not here
 for g in ablations/findings/*.yaml; do
-  d=results/findings/runs/$(basename "$g" .yaml)
-  [ -d "$d" ] && dirs+=("$d")
+  name=$(basename "$g" .yaml)
+  if [ -d "results/findings/runs/$name" ]; then dirs+=("results/findings/runs/$name")
+  elif [ -f "results/findings/$name/curves.h5" ]; then dirs+=("results/findings/$name/curves.h5"); fi
 done
+# the model-size ladder's trend claims (ablations/scaling/ladder.yaml)
+if [ -d results/scaling/runs ]; then dirs+=(results/scaling/runs)
+elif [ -f results/scaling/curves.h5 ]; then dirs+=(results/scaling/curves.h5); fi
 [ ${#dirs[@]} -gt 0 ] && "$FP4LAB" findings "${dirs[@]}" --out results/findings
 exit $status

@@ -2,6 +2,8 @@
 // TFLOP/s) and the machine's measured fp32 GEMM rate for the thread count in use (so achieved /
 // peak = MFU). Counted, not timed by a profiler: a quantized GEMM counts as its fp32 product.
 #pragma once
+#include <cstdint>
+
 #include "core/model/model.hpp"
 
 namespace fp4lab {
@@ -11,6 +13,10 @@ namespace fp4lab {
 // are not matrix products), plus attention's score and context products, 12 · n_layers · seq_len ·
 // d_model (PaLM's MFU appendix; causal masking not discounted).
 double model_flops_per_token(const ModelConfig& m);
+
+// Non-embedding parameters, as scaling laws count model size: the blocks' linear weights,
+// n_layers · (4 d_model² + 3 d_model d_ff) (norms, embeddings and the LM head left out).
+int64_t non_embedding_params(const ModelConfig& m);
 
 // The best of a few 512 x 512 x 512 fp32 products through core/ops/matmul with the current OpenMP
 // thread count, in GFLOP/s (about 50 ms).

@@ -7,6 +7,7 @@
 #include "analysis/plot.hpp"
 #include "analysis/report.hpp"
 #include "analysis/runs.hpp"
+#include "analysis/scaling.hpp"
 #include "experiments/cli/commands.hpp"
 
 namespace fp4lab::cli {
@@ -23,6 +24,13 @@ void add_common(CLI::App* cmd, AnalysisArgs& a) {
   cmd->add_option("--set", a.sets,
                   "analysis setting override, e.g. --set window=0.5, --set target=2.9, --set ema=0.95")
       ->allow_extra_args(false);
+}
+
+// Where plot and report write by default: the directory itself, or the folder holding a pack.
+std::string default_out(const std::string& dir_or_pack) {
+  if (std::filesystem::is_directory(dir_or_pack)) return dir_or_pack;
+  const std::string parent = std::filesystem::path(dir_or_pack).parent_path().string();
+  return parent.empty() ? "." : parent;
 }
 
 analysis::AnalysisReport load(const AnalysisArgs& a) {
@@ -65,10 +73,10 @@ void add_analysis_commands(CLI::App& app) {
     auto out = std::make_shared<std::string>();
     CLI::App* cmd = app.add_subcommand("plot", "Loss curves, gaps and quantization statistics as PNG and SVG");
     add_common(cmd, *args);
-    cmd->add_option("--out", *out, "output directory (default DIR/plots)");
+    cmd->add_option("--out", *out, "output directory (default DIR/plots; for a pack, plots/ beside it)");
     cmd->callback([args, out] {
       const auto report = load(*args);
-      const std::string dir = out->empty() ? args->dir + "/plots" : *out;
+      const std::string dir = out->empty() ? default_out(args->dir) + "/plots" : *out;
       if (!analysis::gnuplot_available()) throw Exit{kExitRuntime, "gnuplot not found (install gnuplot-nox)"};
       for (const auto& f : analysis::plot_all(report, dir)) std::cout << f << "\n";
     });
@@ -79,13 +87,13 @@ void add_analysis_commands(CLI::App& app) {
     auto no_plots = std::make_shared<bool>(false);
     CLI::App* cmd = app.add_subcommand("report", "Markdown + CSV + JSON report with the plots embedded");
     add_common(cmd, *args);
-    cmd->add_option("--out", *out, "output directory (default DIR)");
+    cmd->add_option("--out", *out, "output directory (default DIR; for a pack, the folder holding it)");
     cmd->add_flag("--no-plots", *no_plots, "skip the plots");
     cmd->callback([args, out, no_plots] {
       const auto report = load(*args);
       analysis::ReportOptions opt;
       opt.plots = !*no_plots;
-      const std::string dir = out->empty() ? args->dir : *out;
+      const std::string dir = out->empty() ? default_out(args->dir) : *out;
       const auto files = analysis::write_report(report, dir, opt);
       std::cout << summary(report) << "\nreport: " << dir << "/report.md ("
                 << files.size() << " files written)\n";
@@ -112,6 +120,46 @@ void add_analysis_commands(CLI::App& app) {
       analysis::write_file_atomic(*out + "/FINDINGS.md", md);
       analysis::write_file_atomic(*out + "/findings.json", analysis::findings_json(rows));
       std::cout << md << "\nwritten: " << *out << "/FINDINGS.md, " << *out << "/findings.json\n";
+    });
+  }
+  {
+    auto dirs = std::make_shared<std::vector<std::string>>();
+    auto sets = std::make_shared<std::vector<std::string>>();
+    auto out = std::make_shared<std::string>();
+    auto opt = std::make_shared<analysis::ScalingOptions>();
+    auto no_plots = std::make_shared<bool>(false);
+    CLI::App* cmd = app.add_subcommand(
+        "scaling", "How each compared gap moves with model size: per-size gaps, effN/effD, fits, extrapolation");
+    cmd->add_option("DIR", *dirs, "grid outputs whose comparisons span model sizes (one grid with a model axis, or one per size)")
+        ->required();
+    cmd->add_option("--at", opt->at, "extrapolate each fit to this many non-embedding parameters, e.g. 8e9")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--bootstrap", opt->bootstrap, "bootstrap resamples of the seeds (default 2000)")
+        ->check(CLI::Range(100, 1000000));
+    cmd->add_option("--set", *sets, "analysis setting override for every grid, as for analyze");
+    cmd->add_option("--out", *out, "write scaling.md, scaling.csv, scaling.json and plots/ here");
+    cmd->add_flag("--no-plots", *no_plots, "skip the plots");
+    cmd->callback([dirs, sets, out, opt, no_plots] {
+      std::vector<analysis::AnalysisReport> reports;
+      for (const auto& d : *dirs) reports.push_back(load(AnalysisArgs{d, *sets}));
+      opt->confidence = reports.front().settings.confidence;
+      const analysis::ScalingReport rep = analysis::scaling_analysis(reports, *opt);
+      if (out->empty()) {
+        std::cout << analysis::scaling_markdown(rep);
+        return;
+      }
+      std::vector<std::string> images;
+      if (!*no_plots) {
+        if (analysis::gnuplot_available()) images = analysis::plot_scaling(rep, *out + "/plots");
+        else std::cerr << "note: gnuplot not found: no plots (install gnuplot-nox)\n";
+      }
+      std::filesystem::create_directories(*out);
+      const std::string md = analysis::scaling_markdown(rep, images, *out);
+      analysis::write_file_atomic(*out + "/scaling.md", md);
+      analysis::write_file_atomic(*out + "/scaling.csv", analysis::scaling_csv(rep));
+      analysis::write_file_atomic(*out + "/scaling.json", analysis::scaling_json(rep));
+      std::cout << md << "\nwritten: " << *out << "/scaling.md, scaling.csv, scaling.json (" << images.size()
+                << " images)\n";
     });
   }
 }
