@@ -22,6 +22,6 @@ printf 'model: mini\nrecipe: nvfp4\n' > run.yaml
 "$P/bin/fp4lab" train run.yaml --print-config > config.txt || fail "installed train --print-config"
 grep -q '^  d_model: 96$' config.txt || fail "the installed binary did not expand model: mini"
 "$P/bin/fp4lab" train --help-config | grep -q '^recipe presets:.* nvfp4' || fail "installed --help-config lists no presets"
-"$P/bin/fp4lab" plan "$P/share/fp4lab/ablations/quickstart.yaml" | grep -q '^15 cells$' || fail "installed plan of the quickstart"
+"$P/bin/fp4lab" plan "$P/share/fp4lab/ablations/quickstart.yaml" | grep -q '^24 cells$' || fail "installed plan of the quickstart"
 [ -z "$(ls -A | grep -v -e run.yaml -e config.txt)" ] || fail "wrote into the working directory: $(ls)"
 echo "install e2e: ok"
