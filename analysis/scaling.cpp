@@ -194,7 +194,7 @@ ScalingFit fit_gap(const std::vector<double>& params, const std::vector<std::vec
     f.metric = metric;
     f.params = ps;
     for (const auto& v : vals) f.mean.push_back(mean_of(v));
-    f.note = note + (ps.size() == 1 ? "one model size: no fit" : "no model size with two or more seeds: no fit");
+    f.note = note + (ps.size() == 1 ? "one model size: no fit" : "no model size left to fit: no fit");
     return f;
   }
   std::string form = token ? "multiplier_power" : "power";
