@@ -265,6 +265,16 @@ ScalingReport scaling_analysis(const std::vector<AnalysisReport>& reports, const
         w.a_loss.push_back(ca ? final_of(*ca, c.final_gap_kind) : kNaN);
         if (cb) b_losses.push_back(final_of(*cb, c.final_gap_kind)), tokens.push_back(cb->tokens);
       }
+      if (c.final_gap.stats.n >= 2) {
+        const double dof = c.final_gap.stats.n - 1;
+        p.loss_gap_mde = (student_t_quantile((1 + o.confidence) / 2, dof) + student_t_quantile(0.8, dof)) *
+                         c.final_gap.stats.sd / std::sqrt(double(c.final_gap.stats.n));
+      }
+      std::vector<double> speeds;
+      for (int g : {c.group_a, c.group_b})
+        for (int ci : r.groups[size_t(g)].cells)
+          if (r.cells[size_t(ci)].state == "done") speeds.push_back(r.cells[size_t(ci)].tokens_per_second);
+      p.tokens_per_second = seed_stats(speeds).mean;
       p.a_loss = seed_stats(w.a_loss).mean;
       p.b_loss = seed_stats(b_losses).mean;
       p.tokens = mean_of(tokens);
@@ -408,13 +418,14 @@ std::string scaling_markdown(const ScalingReport& r, const std::vector<std::stri
   if (!r.notes.empty()) md << "\n";
   for (const auto& s : r.series) {
     md << "## " << s.label << "\n\n";
-    md << "| N | tokens | seeds | A final loss | B final loss | loss gap A − B (nats) | token gap | effD | effN | A vs B |\n";
-    md << "|---|---|---|---|---|---|---|---|---|---|\n";
+    md << "| N | tokens | seeds | A final loss | B final loss | loss gap A − B (nats) | sd / detectable (80%) | token gap | effD | effN | tokens/s | A vs B |\n";
+    md << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& p : s.points)
       md << "| " << sci(p.params) << " | " << sci(p.tokens) << " | " << p.seeds.size() << " | " << fixed(p.a_loss, 4, false)
          << " | " << fixed(p.b_loss, 4, false) << " | " << ci(p.loss_gap.stats, false) << " (" << p.loss_gap_kind << ") | "
-         << token_text(p) << (p.token_gap_form == "multi_budget" ? " (budgets)" : "") << " | "
-         << ratio_text(p.eff_d) << " | " << eff_n_text(p) << " | " << p.a << " vs " << p.b
+         << fixed(p.loss_gap.stats.sd, 4, false) << " / " << fixed(p.loss_gap_mde, 4, false) << " | " << token_text(p) << (p.token_gap_form == "multi_budget" ? " (budgets)" : "") << " | "
+         << ratio_text(p.eff_d) << " | " << eff_n_text(p) << " | " << fixed(p.tokens_per_second, 0, false) << " | " << p.a
+         << " vs " << p.b
          << " |\n";
     md << "\n| gap | form | sizes | slope b | " << conf << " interval | trend with N";
     const bool at = std::isfinite(r.options.at);
@@ -466,6 +477,7 @@ std::string scaling_json(const ScalingReport& r) {
       for (int64_t x : p.seeds) j.value(nullptr, x);
       j.end_array();
       j.value("a_loss", p.a_loss).value("b_loss", p.b_loss).value("loss_gap_kind", p.loss_gap_kind);
+      j.value("loss_gap_mde", p.loss_gap_mde).value("tokens_per_second", p.tokens_per_second);
       stats_json(j, "loss_gap", p.loss_gap);
       stats_json(j, "token_gap", p.token_gap);
       j.begin_array("token_gap_bound");

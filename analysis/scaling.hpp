@@ -28,6 +28,9 @@ struct ScalingPoint {
   std::vector<int64_t> seeds;
   GapStats loss_gap;         // final-loss gap A − B, nats (validation when both runs have it)
   std::string loss_gap_kind;  // "val" | "train_ema"
+  // The design's resolution: the loss gap a paired comparison with these seeds detects with 80%
+  // power, (t_{(1+c)/2, n−1} + t_{0.8, n−1}) · sd / √n; and the cost, tokens/s of A's and B's runs.
+  double loss_gap_mde = kNaN, tokens_per_second = kNaN;
   double a_loss = kNaN, b_loss = kNaN;  // mean final losses
   GapStats token_gap;        // tokens A needs to reach B's final loss / B's tokens − 1
   std::vector<int> token_gap_bound;  // per seed: +1 lower bound, −1 upper bound, 0 exact
