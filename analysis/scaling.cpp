@@ -22,13 +22,25 @@ double mean_of(const std::vector<double>& v) {
   return v.empty() ? kNaN : s / double(v.size());
 }
 
-// Least squares y = a + b x.
-void least_squares(const std::vector<double>& x, const std::vector<double>& y, double& a, double& b) {
-  const double mx = mean_of(x), my = mean_of(y);
+// Weighted least squares y = a + b x (weights w > 0).
+void least_squares(const std::vector<double>& x, const std::vector<double>& y, const std::vector<double>& w, double& a,
+                   double& b) {
+  double sw = 0, mx = 0, my = 0;
+  for (size_t i = 0; i < x.size(); ++i) sw += w[i], mx += w[i] * x[i], my += w[i] * y[i];
+  mx /= sw, my /= sw;
   double sxy = 0, sxx = 0;
-  for (size_t i = 0; i < x.size(); ++i) sxy += (x[i] - mx) * (y[i] - my), sxx += (x[i] - mx) * (x[i] - mx);
+  for (size_t i = 0; i < x.size(); ++i) sxy += w[i] * (x[i] - mx) * (y[i] - my), sxx += w[i] * (x[i] - mx) * (x[i] - mx);
   b = sxx > 0 ? sxy / sxx : kNaN;
   a = my - b * mx;
+}
+
+// The standard error of fit_y for one size's per-seed gaps (delta method for the power form's log).
+double fit_y_se(const std::string& form, const std::vector<double>& v) {
+  std::vector<double> t;
+  for (double g : v) t.push_back(form == "multiplier_power" ? std::log1p(g) : g);
+  const SeedStats s = seed_stats(t);
+  const double se = s.sd / std::sqrt(double(s.n));
+  return form == "power" ? se / s.mean : se;
 }
 
 // Percentile of sorted values, linear interpolation between order statistics.
@@ -85,13 +97,21 @@ ScalingFit fit_with_form(const std::vector<double>& params, const std::vector<st
   f.metric = metric;
   f.form = form;
   f.params = params;
-  std::vector<double> x, y;
+  std::vector<double> x, y, w;
   for (size_t i = 0; i < params.size(); ++i) {
     f.mean.push_back(mean_of(vals[i]));
     x.push_back(fit_x(form, params[i]));
     y.push_back(fit_y(form, vals[i]));
+    const double se = fit_y_se(form, vals[i]);
+    w.push_back(se > 0 && std::isfinite(se) ? 1 / (se * se) : kNaN);
   }
-  least_squares(x, y, f.intercept, f.slope);
+  // Each size weighted by the inverse square of its mean's standard error (fixed across resamples);
+  // equal weights when a size's seeds do not vary.
+  if (std::any_of(w.begin(), w.end(), [](double v) { return !std::isfinite(v); })) {
+    std::fill(w.begin(), w.end(), 1.0);
+    f.note = "a size's seeds do not vary: equal weights; ";
+  }
+  least_squares(x, y, w, f.intercept, f.slope);
   std::vector<double> residual;
   for (size_t i = 0; i < x.size(); ++i) residual.push_back(y[i] - (f.intercept + f.slope * x[i]));
   // Bootstrap: each size's seeds resampled with replacement, independently across sizes.
@@ -114,7 +134,7 @@ ScalingFit fit_with_form(const std::vector<double>& params, const std::vector<st
       continue;
     }
     double a, b;
-    least_squares(x, yb, a, b);
+    least_squares(x, yb, w, a, b);
     slopes.push_back(b);
     if (extrapolate) predictions.push_back(fit_inverse(form, a + b * x_at + e));
   }
@@ -410,7 +430,7 @@ std::string scaling_markdown(const ScalingReport& r, const std::vector<std::stri
      << " Student-t CIs: the final-loss gap (validation when logged), the token gap (tokens A needs to reach B's final "
         "loss, relative to B's; the multi-budget form when A trains several budgets), effD = 1 / (1 + token gap), "
         "effN = N' / N with N' the size at which B's loss curve across the sizes reaches A's loss (piecewise linear in "
-        "ln N). Fits: least squares of each size's mean against N, the slope's "
+        "ln N). Fits: least squares of each size's mean against N, weighted by 1/se² of that mean, the slope's "
      << conf << " interval from " << r.options.bootstrap
      << " bootstrap resamples of the seeds within each size; an extrapolation carries a prediction interval "
         "(bootstrap fits plus a resampled residual) and is labelled as such.\n\n";

@@ -69,12 +69,15 @@ TEST(ScalingFit, TokenMultiplierExponentRecovered) {
 
 TEST(ScalingFit, AGapAtOrBelowZeroFitsLogLinear) {
   ScalingOptions o;
-  std::vector<std::vector<double>> v = {{0.02, 0.03}, {0.01, 0.0}, {-0.01, -0.005}};
+  std::vector<std::vector<double>> v = {{0.02, 0.03}, {0.01, 0.0}, {-0.0125, -0.0025}};  // equal spreads: equal weights
   const ScalingFit f = fit_gap({1e4, 1e5, 1e6}, v, false, o);
   EXPECT_EQ(f.form, "log_linear");
   EXPECT_NE(f.note.find("<= 0"), std::string::npos) << f.note;
   // Means 0.025, 0.005, -0.0075 at log10 N = 4, 5, 6: slope -0.01625 per decade.
   EXPECT_NEAR(f.slope, -0.01625, 1e-12);
+  // A noisier size weighs less: its mean moves the fit less than a precise size's would.
+  std::vector<std::vector<double>> noisy_first = {{-0.075, 0.125}, {0.01, 0.0}, {-0.0125, -0.0025}};
+  EXPECT_GT(fit_gap({1e4, 1e5, 1e6}, noisy_first, false, o).slope, -0.01625);
 }
 
 TEST(ScalingFit, DegenerateInputGivesAMessageAndNoFit) {

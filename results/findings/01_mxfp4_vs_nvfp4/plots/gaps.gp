@@ -14,12 +14,13 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 0.0220787057 0.000892462178 0.0432649493 0.0224381958 -0.00345174852 0.0483281402 "format=mxfp4, train.tokens=786432"
-1 0.0163641087 -0.00363319648 0.0363614138 -0.0342632613 -0.0545915363 -0.0139349863 "format=mxfp4, train.tokens=983040"
-2 0.0125707238 -0.00290877242 0.02805022 -0.0848545607 -0.101422987 -0.068286134 "format=mxfp4, train.tokens=1179648"
+0 0.0356740461 0.0132530773 0.0580950149 0.0932132359 0.0658480019 0.12057847 "budget=0.8, format=mxfp4"
+1 0.0220787057 0.000892462178 0.0432649493 0.0224381958 -0.00345174852 0.0483281402 "budget=1.0, format=mxfp4"
+2 0.0163641087 -0.00363319648 0.0363614138 -0.0342632613 -0.0545915363 -0.0139349863 "budget=1.25, format=mxfp4"
+3 0.0125707238 -0.00290877242 0.02805022 -0.0848545607 -0.101422987 -0.068286134 "budget=1.5, format=mxfp4"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
-set xrange [-0.6:2.6]
+set xrange [-0.6:3.6]
 set xtics rotate by -25 left
 set bmargin 8
 set xzeroaxis lt 1 lc rgb '#555555'

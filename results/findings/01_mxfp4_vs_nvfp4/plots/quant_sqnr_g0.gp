@@ -96,7 +96,7 @@ $q11 << EOD
 524288 20.3665976 0.0656714668 0.0347308355 256
 786432 20.3553867 0.0655029379 0.034676451 384
 EOD
-set title "Quantization SQNR over training: format=nvfp4, train.tokens=786432\nmean over tensors and seeds, per GEMM operand"
+set title "Quantization SQNR over training: budget=1.0, format=nvfp4\nmean over tensors and seeds, per GEMM operand"
 set logscale x
 set format x '%.0s%c'
 set autoscale xfix

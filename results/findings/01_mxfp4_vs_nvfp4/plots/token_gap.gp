@@ -14,12 +14,13 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $tok << EOD
 # x gap_pct lo hi censored label
-0 -1.11667105 -1.11667105 -1.11667105 1 "format=mxfp4, train.tokens=786432"
-1 2.23024545 -8.46434656 12.9248375 0 "format=mxfp4, train.tokens=983040"
-2 -0.927642482 -5.90848598 4.05320101 0 "format=mxfp4, train.tokens=1179648"
+0 -20.0520833 -20.0520833 -20.0520833 1 "budget=0.8, format=mxfp4"
+1 -1.11667105 -1.11667105 -1.11667105 1 "budget=1.0, format=mxfp4"
+2 2.23024545 -8.46434656 12.9248375 0 "budget=1.25, format=mxfp4"
+3 -0.927642482 -5.90848598 4.05320101 0 "budget=1.5, format=mxfp4"
 EOD
 set title "Extra tokens to reach the target loss (target: baseline_final_val)\nT_config / T_baseline - 1, mean over seeds; bars: 95% CI"
-set xrange [-0.6:2.6]
+set xrange [-0.6:3.6]
 set xtics rotate by -25 left
 set bmargin 8
 set xzeroaxis lt 1 lc rgb '#555555'

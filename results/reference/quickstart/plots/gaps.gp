@@ -14,11 +14,14 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $gaps << EOD
 # x conv conv_lo conv_hi final final_lo final_hi label
-0 0.014648544 0.00722313434 0.0220739537 0.0134697586 -0.00107723282 0.0280167501 "recipe=nvfp4"
-1 0.0497428927 0.0410414656 0.0584443198 0.0533222018 0.0381180082 0.0685263954 "recipe=mxfp4"
+0 0.0161719492 0.00577176036 0.026572138 0.0143507542 -0.000967599148 0.0296691075 "budget=1.0, recipe=nvfp4"
+1 0.0527812687 0.00558165173 0.0999808857 0.113854937 0.0537695804 0.173940294 "budget=0.8, recipe=mxfp4"
+2 0.0458345572 0.0322397023 0.0594294122 0.0431786032 0.029645458 0.0567117484 "budget=1.0, recipe=mxfp4"
+3 0.0549947583 0.0245217304 0.0854677863 0.00735727367 -0.0323736295 0.0470881768 "budget=1.25, recipe=mxfp4"
+4 0.0540592301 0.017480706 0.0906377542 -0.05911915 -0.101103977 -0.0171343233 "budget=1.6, recipe=mxfp4"
 EOD
 set title "Loss gap to the baseline per config\nmean over seeds; bars: 95% CI (Student t; none with one seed)"
-set xrange [-0.6:1.6]
+set xrange [-0.6:4.6]
 set xtics rotate by -25 left
 set bmargin 8
 set xzeroaxis lt 1 lc rgb '#555555'
