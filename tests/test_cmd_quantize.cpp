@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/cli_support.hpp"
 #include "core/io/h5.hpp"
 #include "core/ops/fp4_gemm.hpp"
 #include "core/ops/matmul.hpp"
@@ -25,22 +26,8 @@ namespace {
 namespace fs = std::filesystem;
 using namespace testing_support;
 
-struct CliResult {
-  int code = -1;
-  std::string output;  // stdout and stderr
-};
-
-CliResult run_cli(const std::string& args) {
-  CliResult r;
-  FILE* pipe = popen((std::string(FP4LAB_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  if (!pipe) return r;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.output.append(buffer, n);
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using testing_cli::CliResult;
+using testing_cli::run_cli;
 
 class CmdQuantize : public ::testing::Test {
  protected:

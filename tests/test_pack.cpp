@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/cli_support.hpp"
 #include "analysis/findings.hpp"
 #include "analysis/metrics.hpp"
 #include "analysis/report.hpp"
@@ -343,22 +344,8 @@ TEST_F(PackTest, DeflatedDatasetsRoundTrip) {
 
 // ---------------------------------------------------------------------------- the command
 
-struct CliResult {
-  int code = -1;
-  std::string output;  // stdout and stderr
-};
-
-CliResult run_cli(const std::string& args) {
-  CliResult r;
-  FILE* pipe = popen((std::string(FP4LAB_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  if (!pipe) return r;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.output.append(buffer, n);
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using testing_cli::CliResult;
+using testing_cli::run_cli;
 
 TEST_F(PackTest, CommandPacksAndAnalysisCommandsReadThePack) {
   make_grid(grid_);
