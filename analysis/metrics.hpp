@@ -2,7 +2,9 @@
 // tokens-to-target-loss (single- and multi-budget forms), converged-regime paired loss gaps,
 // final-loss gaps, gaps to the corpus entropy, Student-t confidence intervals over seeds, and the
 // diagnostics: recipe coverage, gradient-to-noise ratios and what a late precision switch recovers.
-// Definitions follow spec/published-results.md §10 and are restated in results/SCHEMA.md.
+// Definitions follow the publications (relative difference: NVIDIA arXiv 2509.25149, Fig. 4 caption;
+// multi-budget tokens-to-target: its Sec. 5 / Fig. 6b; converged-regime gap: NVIDIA's MaxText NVFP4
+// blog) and are written out in results/SCHEMA.md, Metric definitions.
 // No file formats or plotting here (report.hpp, plot.hpp).
 #pragma once
 #include <cstdint>

@@ -56,7 +56,7 @@ using Selector = std::map<std::string, std::string>;
 struct Claim {
   std::string id;         // short name, unique across a findings suite
   std::string claim;      // the claim in words
-  std::string source;     // spec/published-results.md section
+  std::string source;     // the publication and section/figure the claim comes from
   Selector a, b;
   std::string metric = "converged_gap";
   int direction = 1;

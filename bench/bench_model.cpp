@@ -35,8 +35,9 @@ const Size kSizes[] = {
     {"medium", config(384, 6, 6, 1024, 256), 4},  // 10.8M parameters, 1024 tokens per step
 };
 
-// NVFP4 as TE's NVFP4BlockScaling (spec §3, §6): E2M1 elements in 16-blocks with E4M3 scales under
-// an fp32 tensor scale; weights in 16×16 tiles; gradients stochastically rounded; RHT on wgrad.
+// NVFP4 as TE's NVFP4BlockScaling (core/quant/NUMERICS.md, Operands and copies): E2M1 elements in
+// 16-blocks with E4M3 scales under an fp32 tensor scale; weights in 16×16 tiles; gradients
+// stochastically rounded; RHT on wgrad.
 RecipeConfig nvfp4_recipe() {
   QuantSpec base;
   base.element = ElementFormat::fp4_e2m1;

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Data-parallel speed-up of one run (issue 12 §2), side by side in one run of this script.
+"""Data-parallel speed-up of one run, side by side in one run of this script.
 
 Trains the same config (default: the `medium` model, nvfp4, batch 16 = 4 shards) with
 `fp4lab train --threads 1` on one rank and with `mpirun -np K` ranks of one thread each, and prints

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Parallel scaling of one training run (issue 12 section 1), measured side by side in one run.
+"""Parallel scaling of one training run, measured side by side in one run.
 
 1. Trains fp4lab (`fp4lab train`) for each model (small, medium) and recipe (fp32, bf16, nvfp4) at
    1, 2, 4, ... nproc threads and prints tokens/s and the parallel efficiency
@@ -35,7 +35,7 @@ from timed_run import model_config, timed_run
 ROOT = Path(__file__).resolve().parent.parent
 WARMUP = 2
 GROUPS = ["gemm", "quantizer", "attention", "norm_elementwise", "embedding_loss", "optimizer", "other"]
-TARGETS = {"medium": 0.70, "small": 0.50}  # E at 16 threads (issue 12)
+TARGETS = {"medium": 0.70, "small": 0.50}  # E at 16 threads
 TARGET_THREADS = 16
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""End-to-end training throughput, side by side in one run (issue: trainer benchmark).
+"""End-to-end training throughput, side by side in one run.
 
 For each model size (small, medium) it trains fp4lab with the fp32, bf16, nvfp4, mxfp4 and te_nvfp4
 recipes (the FP4 presets run their default block_exact GEMMs; "nvfp4 dequant" is nvfp4 with

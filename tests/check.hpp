@@ -151,9 +151,9 @@ inline std::vector<int32_t> random_tokens(int B, int T, int vocab, uint32_t seed
   return t;
 }
 
-// The operand formats of TE's NVFP4BlockScaling (spec §3, §6): E2M1 in 16-blocks with E4M3 scales
-// under an fp32 tensor scale; weights in 16×16 tiles; gradients stochastically rounded; RHT on both
-// wgrad operands.
+// The operand formats of TE's NVFP4BlockScaling (core/quant/NUMERICS.md, Operands and copies): E2M1
+// in 16-blocks with E4M3 scales under an fp32 tensor scale; weights in 16×16 tiles; gradients
+// stochastically rounded; RHT on both wgrad operands.
 struct Nvfp4Specs {
   QuantSpec input, weight, grad, wgrad_grad, wgrad_input;
 };

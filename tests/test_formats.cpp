@@ -1,6 +1,7 @@
 // Scalar codecs of core/formats: whole code spaces (decode, uniqueness, round trip), golden tables
-// from the spec (ties, subnormals, saturation, NaN, both zeros), an independent brute-force
-// nearest-even search over each decode table, and the exact SR carry-rule probabilities.
+// from core/quant/NUMERICS.md (ties, subnormals, saturation, NaN, both zeros), an independent
+// brute-force nearest-even search over each decode table, and the exact SR carry-rule
+// probabilities.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -97,7 +98,7 @@ TEST(Formats, Fp4E2m1GoldenRoundNearestEven) {
   for (const Case& c : cases) EXPECT_EQ(fp4_e2m1_encode_rne(c.x), c.code) << "x = " << c.x;
 }
 
-// The spec's interval table (reference_nvfp4.py's explicit tests) as a second definition.
+// E2M1's interval table (TE reference_nvfp4.py's explicit tests) as a second definition.
 uint8_t e2m1_by_intervals(float x) {
   const float a = std::fabs(x);
   uint8_t m;

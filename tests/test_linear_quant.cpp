@@ -1,6 +1,7 @@
-// The quantized linear layer (core/ops/linear) uses exactly spec §3's operands: with one operand
-// quantized at a time, each GEMM output equals an explicit product of quantize()'s copy of that
-// operand (with the documented random stream) and the other operand as is. Also: the RHT wgrad pair,
+// The quantized linear layer (core/ops/linear) uses exactly the operands of core/quant/NUMERICS.md
+// (Operands and copies): with one operand quantized at a time, each GEMM output equals an explicit
+// product of quantize()'s copy of that operand (with the documented random stream) and the other
+// operand as is. Also: the RHT wgrad pair,
 // dgrad's reuse of the 2D weight copy, shared inputs, bf16 outputs, SR streams and thread counts.
 #include <gtest/gtest.h>
 #include <omp.h>

@@ -166,7 +166,7 @@ TEST(QuantSpec, ValidateRejectsImpossibleCombinations) {
   EXPECT_THROW(quantize_reference(x.data(), y.data(), 3, 40, nvfp4), std::invalid_argument);
 }
 
-// ---- NVFP4 scale pipeline (spec §2) ----
+// ---- NVFP4 scale pipeline (NUMERICS.md, NVFP4) ----
 
 TEST(Nvfp4, ScaleConstantsAndTensorScale) {
   EXPECT_EQ(bits_of(kRecipSix), 0x3E2AAAABu);
@@ -212,8 +212,9 @@ TEST(Nvfp4, GoldenBlocksIncludingUnderflowedBlock) {
   for (int i = 0; i < 16; ++i) x[i] = b0[i];
   // Block 1: holds the tensor amax 2688 -> s_b = 448 (0x7E).
   x[16] = 2688.0f;
-  // Block 2: nonzero values whose scale underflows E4M3 (1e-3 * RN(1/6) < 2^-10): s_b = 0,
-  // inv_b = FLT_MAX, so x * FLT_MAX saturates to +-6 or, for tiny x, lands on other codes (§2.3.9).
+  // Block 2: nonzero values whose scale underflows E4M3 (1e-3 * RN(1/6) < 2^-10): s_b = 0, inv_b =
+  // FLT_MAX, so x * FLT_MAX saturates to +-6 or, for tiny x, lands on other codes (NUMERICS.md,
+  // NVFP4 step 4).
   const float b2[16] = {1e-3f, -1e-3f, 1e-39f, -1e-39f, 0, -0.0f, 2e-39f, 5e-4f, 0, 0, 0, 0, 0, 0, 0, 0};
   const uint8_t c2[16] = {7, 0xF, 1, 9, 0, 8, 1, 7, 0, 0, 0, 0, 0, 0, 0, 0};
   for (int i = 0; i < 16; ++i) x[32 + i] = b2[i];
@@ -360,7 +361,7 @@ TEST(Quantize, BlockScaleStatisticsSkipAllZeroBlocks) {
   }
 }
 
-// ---- MX (spec §7) ----
+// ---- MX (NUMERICS.md, MXFP4 and MXFP8) ----
 
 TEST(Mx, FloorRuleClipsCeilRuleDoesNot) {
   std::vector<float> x(32, 1.0f);
@@ -435,7 +436,7 @@ TEST(Tiles2d, QuantizingTheTransposeGivesTheTranspose) {
   }
 }
 
-// ---- Hadamard transform (spec §4) ----
+// ---- Hadamard transform (NUMERICS.md, Random Hadamard transform) ----
 
 TEST(Rht, SignsAndOrthonormality) {
   const Rht te = make_rht(16, 0);
@@ -776,8 +777,9 @@ std::vector<QuantSpec> all_specs() {
   bf16_rht.rht = true;
   specs.push_back(bf16_rht);
   specs.push_back(named("fp32"));
-  // TE dialects (issue 11): bf16 operands, 4over6 (both error modes, both E4M3 maxima, 1D and 2D),
-  // row-scaled NVFP4, delayed scaling (at the default scale 1; other scales in test_te_dialects).
+  // TE dialects (NUMERICS.md): bf16 operands, 4over6 (both error modes, both E4M3 maxima, 1D and
+  // 2D), row-scaled NVFP4, delayed scaling (at the default scale 1; other scales in
+  // test_te_dialects).
   for (auto mode : {FourOverSix::mae, FourOverSix::mse})
     for (int q : {448, 256})
       for (auto tile : {Tile::d1, Tile::d2}) {

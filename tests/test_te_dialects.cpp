@@ -1,18 +1,19 @@
-// TransformerEngine's newer dialects (issue 11): 4over6 NVFP4 goldens (spec §10: both error modes,
-// both E4M3 maxima, 1D and 16x16 tiles, ties, the warp-tree sum), bf16 operands, row-scaled NVFP4,
-// delayed scaling on a constructed amax sequence, backward copies re-quantized from the forward copy,
-// and every shipped recipe preset resolved from its YAML file and checked against a table.
+// TransformerEngine's newer dialects (core/quant/NUMERICS.md, TE dialects): 4over6 NVFP4 goldens
+// (both error modes, both E4M3 maxima, 1D and 16x16 tiles, ties, the warp-tree sum), bf16 operands,
+// row-scaled NVFP4, delayed scaling on a constructed amax sequence, backward copies re-quantized
+// from the forward copy, and every shipped recipe preset resolved from its YAML file and checked
+// against a table.
 //
-// The 4over6 goldens were derived from spec §10 with an fp32 emulation written apart from this code
-// (Python, struct-rounded floats). The tensor amax is 21504 = 2688 * 8, so S_enc = 1/8 and S_dec = 8
-// exactly (TE's "no rounding noise" choice), and every block of the first tests has block amax 24:
-// base = RN(RN(24 / 6) * 1/8) = 0.5, map-to-6 scale E4M3(0.5) = 0x30, map-to-4 scale
-// E4M3(0.75) = 0x34. Map-to-6 reconstructs on the grid 4·{0, .5, 1, 1.5, 2, 3, 4, 6} =
-// {0, 2, 4, 6, 8, 12, 16, 24}; map-to-4 on 6·{…} = {0, 3, 6, 9, 12, 18, 24, 36}. So block A
+// The 4over6 goldens were derived from NUMERICS.md's 4over6 rule with an fp32 emulation written
+// apart from this code (Python, struct-rounded floats). The tensor amax is 21504 = 2688 * 8, so
+// S_enc = 1/8 and S_dec = 8 exactly (TE's "no rounding noise" choice), and every block of the first
+// tests has block amax 24: base = RN(RN(24 / 6) * 1/8) = 0.5, map-to-6 scale E4M3(0.5) = 0x30,
+// map-to-4 scale E4M3(0.75) = 0x34. Map-to-6 reconstructs on the grid 4·{0, .5, 1, 1.5, 2, 3, 4, 6}
+// = {0, 2, 4, 6, 8, 12, 16, 24}; map-to-4 on 6·{…} = {0, 3, 6, 9, 12, 18, 24, 36}. So block A
 // (values from {3, 6, 9, 12, 18, 24}) is exact under map-to-4 and off by 10 in total under map-to-6
-// (18 → 16, 9 → 8, 3 → 2, each twice: 2+1+1+2+1+1+... = 10); block B (values from {2, 4, 8, 16, 24})
-// the other way round; block C (values from the common grid {0, 6, 12, 24}) is exact under both, a
-// tie, which keeps map-to-6.
+// (18 → 16, 9 → 8, 3 → 2, each twice: 2+1+1+2+1+1+... = 10); block B (values from {2, 4, 8, 16,
+// 24}) the other way round; block C (values from the common grid {0, 6, 12, 24}) is exact under
+// both, a tie, which keeps map-to-6.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,5 @@
-// FP4 E2M1 (OCP MX element format, NVFP4 element): scalar bit-level codec (spec §1, §5).
+// FP4 E2M1 (OCP MX element format, NVFP4 element): scalar bit-level codec (core/quant/NUMERICS.md,
+// Element formats and Rounding).
 // Codes 0..15, magnitudes {0, 0.5, 1, 1.5, 2, 3, 4, 6}, code 8 is -0, no Inf/NaN encodings.
 // Encoders saturate to +-6 (satfinite), send NaN to +6 (code 7) and keep the sign of zero.
 // Not the block quantizer (core/quant) and not a packed (two codes per byte) layout.

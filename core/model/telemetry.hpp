@@ -8,7 +8,7 @@
 
 namespace fp4lab {
 
-// GEMM roles and operands of a linear layer (spec §3).
+// GEMM roles and operands of a linear layer (core/quant/NUMERICS.md, Operands and copies).
 enum class GemmRole : uint8_t { fprop = 0, dgrad = 1, wgrad = 2 };
 enum class Operand : uint8_t { a = 0, b = 1 };  // fprop: a=X b=W; dgrad: a=dY b=W; wgrad: a=dY b=X
 std::string to_string(GemmRole);

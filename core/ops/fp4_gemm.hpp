@@ -1,7 +1,7 @@
 // Block-scaled FP4 × FP4 products (`block_exact` GEMM numerics), computed the way a block-scaled
 // MMA does: exact integer products inside each block, one scale multiply per block, fp32
-// accumulation across blocks (README "FP4 × FP4 GEMMs"). Both operands are
-// stored [rows, k] with blocks along k (the contraction axis), as the quantizer writes a copy.
+// accumulation across blocks (core/quant/NUMERICS.md, FP4 × FP4 GEMMs). Both operands are stored
+// [rows, k] with blocks along k (the contraction axis), as the quantizer writes a copy.
 //
 // For C [m, n] = A [m, k] · B [n, k]ᵀ, with a, b = 2 × the E2M1 values (integers in [−12, 12]),
 // s_a, s_b the decoded block scales (E4M3 or UE8M0) and blocks β of `block` elements:

@@ -1,5 +1,6 @@
 // The quantized linear layer Y = X·Wᵀ (no bias; W stored [N, K] as PyTorch stores it) and its three
-// GEMMs, each operand quantized by quantize() per the layer's LinearRecipe (spec §3's table):
+// GEMMs, each operand quantized by quantize() per the layer's LinearRecipe (the table in
+// core/quant/NUMERICS.md, Operands and copies):
 //   fprop  Y  [M,N] = Q(X) [M,K] · Q(W)ᵀ            rowwise copies, blocks along K
 //   dgrad  dX [M,K] = Q(dY) [M,N] · Q(Wᵀ)ᵀ          dY rowwise (along N); W columnwise, Wᵀ [K,N] along N
 //   wgrad  dW [N,K] = Q(dYᵀ) [N,M] · Q(Xᵀ)ᵀ         columnwise copies along the tokens M (RHT if asked)
@@ -19,7 +20,7 @@
 
 namespace fp4lab {
 
-// The six operands of a linear layer's three GEMMs (spec §3):
+// The six operands of a linear layer's three GEMMs (core/quant/NUMERICS.md, Operands and copies):
 //   fprop  Y  = X · Wᵀ      operands x  (rowwise, blocks along K)   and w (rowwise)
 //   dgrad  dX = dY · W      operands dy (rowwise, blocks along N)   and w (columnwise = Wᵀ)
 //   wgrad  dW = dYᵀ · X     operands dy (columnwise, along tokens)  and x (columnwise, along tokens)

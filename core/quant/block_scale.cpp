@@ -1,4 +1,5 @@
-// Scale arithmetic (spec §2, §7): each formula written once, in the spec's fp32 operation order.
+// Scale arithmetic (core/quant/NUMERICS.md, NVFP4 and MXFP4 and MXFP8): each formula written once,
+// in NUMERICS.md's fp32 operation order.
 // The compiler may not contract or reorder (-ffp-contract=off, no fast-math).
 #include "core/quant/block_scale.hpp"
 

@@ -1,7 +1,7 @@
-// Scale arithmetic of every scale format, one block at a time, in scalar fp32 exactly as the spec
-// orders it: NVFP4's fp32 tensor scale and E4M3 block scale (spec §2), MX UE8M0 floor/ceil rules
-// (§7), and fp32 current scaling. Shared by the fast and the reference quantizer; no loops over
-// elements here.
+// Scale arithmetic of every scale format, one block at a time, in scalar fp32 in exactly the order
+// of core/quant/NUMERICS.md: NVFP4's fp32 tensor scale and E4M3 block scale (NVFP4), MX UE8M0
+// floor/ceil rules (MXFP4 and MXFP8), and fp32 current scaling (FP8 with a per-tensor scale).
+// Shared by the fast and the reference quantizer; no loops over elements here.
 #pragma once
 #include <cstdint>
 
@@ -14,7 +14,7 @@ float element_max(ElementFormat element);
 // Exponent of the largest binade (OCP emax_elem): fp4_e2m1 2, fp8_e4m3 8, fp8_e5m2 15.
 int element_emax(ElementFormat element);
 
-// ---- NVFP4 (spec §2) ----
+// ---- NVFP4 (NUMERICS.md, NVFP4) ----
 constexpr float kRecipSix = 0x1.555556p-3f;          // RN(1/6) = 0x3E2AAAAB
 constexpr float kRecip2688 = 0x1.861862p-12f;        // RN(1/2688) = 0x39C30C31, 2688 = 448 * 6
 constexpr float kRecip1536 = 0x1.555556p-11f;        // RN(1/1536) = 0x3A2AAAAB, 1536 = 256 * 6 (4over6, Q = 256)
@@ -29,7 +29,7 @@ float nvfp4_block_encode_multiplier(uint8_t scale_code, float s_dec);
 // TE dequantize: RN(RN(s_b * amax) * RN(1/(6 Q))), RN(1/2688) for Q = 448.
 float nvfp4_block_decode_multiplier(uint8_t scale_code, float amax, int q_max = 448);
 
-// ---- NVFP4 4over6 (spec §10) ----
+// ---- NVFP4 4over6 (NUMERICS.md, TE dialects) ----
 // The two candidate block scales: base = RN(RN(block_amax / 6) * S_enc) (TE <= 2.13 order whatever
 // the formula key), map-to-6 = E4M3(base), map-to-4 = E4M3(RN(base * 1.5)); RNE, satfinite.
 struct FourOverSixCodes {
@@ -45,7 +45,7 @@ float four_over_six_error(const float* x, int64_t n, uint8_t scale_code, float s
 // (i < 8), r[i] += r[i+4] (i < 4), r[i] += r[i+2] (i < 2), then r[0] + r[1].
 float four_over_six_tile_error(const float* row_errors);
 
-// ---- MX (spec §7) ----
+// ---- MX (NUMERICS.md, MXFP4 and MXFP8) ----
 // floor (OCP): 2^(floor(log2 block_amax) - emax_elem), a zero amax read as FLT_MIN (the
 // FP32_MIN_NORMAL guard), exponent clamped to >= -127; an infinite amax gives the NaN scale 0xFF.
 // ceil (TE): 2^ceil(log2(RN(block_amax / element_max))) clamped to [-127, 127] (Inf -> 2^127).

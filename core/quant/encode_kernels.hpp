@@ -143,8 +143,9 @@ inline void store_codes8(__m256i codes, uint8_t* dst) {
 
 // E2M1 round-to-nearest-even of |y| as a grid value 0..6: round |y| / step to an integer (ties to
 // even) at the step of its binade (0.5 below 2, 1 below 4, else 2), then saturate. The division
-// by a power of two is exact and an even integer multiple is an even code, so this is the spec's
-// interval table. NaN gives 6 (_mm256_min_ps returns its second operand for NaN).
+// by a power of two is exact and an even integer multiple is an even code, so this is the interval
+// table of NUMERICS.md's Element formats (E2M1). NaN gives 6 (_mm256_min_ps returns its second
+// operand for NaN).
 inline __m256 fp4_rne_value(__m256 a) {
   const __m256 ge4 = _mm256_cmp_ps(a, _mm256_set1_ps(4.0f), _CMP_GE_OQ);
   const __m256 ge2 = _mm256_cmp_ps(a, _mm256_set1_ps(2.0f), _CMP_GE_OQ);

@@ -19,8 +19,8 @@ enum class ScaleFormat : uint8_t {
   none,   // no scale: elements are cast directly (bf16, or raw FP8/FP4 casts); block must be 0
   fp32,   // one fp32 scale per block (block = 0: per tensor), TE current scaling: elements are
           // encoded as x * RN(max_elem / amax) and dequantized as value * RN(1 / scale)
-  e4m3,   // NVFP4: E4M3 block scale under an fp32 per-tensor scale (spec §2)
-  ue8m0,  // MX: power-of-two block scale (spec §7), rule chosen by ScaleRule
+  e4m3,   // NVFP4: E4M3 block scale under an fp32 per-tensor scale (NUMERICS.md, NVFP4)
+  ue8m0,  // MX: power-of-two block scale (NUMERICS.md, MXFP4 and MXFP8), rule chosen by ScaleRule
 };
 
 enum class ScaleRule : uint8_t {
@@ -38,11 +38,11 @@ enum class Tile : uint8_t {
 
 enum class Rounding : uint8_t {
   rne,  // round to nearest, ties to even
-  sr,   // stochastic rounding with 8 random bits per element (spec §5); FP4 only
+  sr,   // stochastic rounding with 8 random bits per element (NUMERICS.md, Rounding); FP4 only
 };
 
 enum class BlockScaleFormula : uint8_t {
-  te_2_14,  // TE >= 2.14: RN(block_amax * RN(S_enc * RN(1/6)))   (default, spec §2.2)
+  te_2_14,  // TE >= 2.14: RN(block_amax * RN(S_enc * RN(1/6)))   (default; NUMERICS.md, NVFP4 step 2)
   te_2_13,  // TE 2.8..2.13: RN(RN(block_amax / 6) * S_enc)
 };
 
@@ -55,7 +55,8 @@ enum class OperandDtype : uint8_t {
 
 enum class FourOverSix : uint8_t {
   off,
-  mae,  // TE 4over6 (spec §10): per block (or 16x16 tile) keep map-to-4 when its summed |error| is smaller
+  mae,  // TE 4over6 (NUMERICS.md, TE dialects): per block (or 16x16 tile) keep map-to-4 when its
+        // summed |error| is smaller
   mse,  // same with the summed squared error
 };
 

@@ -40,8 +40,8 @@ float decode_element(ElementFormat element, uint8_t code) {
   }
 }
 
-// 4over6 (spec §10) written out element by element: the error of candidate block scale `code` over
-// elements [c0, c0 + 16) of row r.
+// 4over6 (core/quant/NUMERICS.md, TE dialects) written out element by element: the error of
+// candidate block scale `code` over elements [c0, c0 + 16) of row r.
 float candidate_error(const std::vector<float>& x, int64_t cols, int64_t r, int64_t c0, uint8_t code,
                       const TensorScaling& t, const QuantSpec& spec) {
   const float d = fp8_e4m3_decode(code);

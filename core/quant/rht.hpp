@@ -1,7 +1,8 @@
-// The random Hadamard transform (spec §4): y = x · H on each contiguous n-vector of a row, with
-// H = (1/sqrt(n)) · diag(s) · H_n (Sylvester, H_n[i][j] = (-1)^popcount(i&j)), each output the
-// exact sum rounded once to bf16 (RNE). Reference (scalar, exact integer sum) and fast (fp64
-// butterflies when they are provably exact, AVX2 for n = 16) paths. Not the quantizer.
+// The random Hadamard transform (core/quant/NUMERICS.md, Random Hadamard transform): y = x · H on
+// each contiguous n-vector of a row, with H = (1/sqrt(n)) · diag(s) · H_n (Sylvester,
+// H_n[i][j] = (-1)^popcount(i&j)), each output the exact sum rounded once to bf16 (RNE). Reference
+// (scalar, exact integer sum) and fast (fp64 butterflies when they are provably exact, AVX2 for
+// n = 16) paths. Not the quantizer.
 #pragma once
 #include <immintrin.h>
 
