@@ -2,8 +2,9 @@
 # Installs the Debian packages fp4lab needs and builds the release preset.
 # Usage: scripts/setup.sh            build and runtime packages (the main job), plus the
 #                                    fortunes text corpus
-#        scripts/setup.sh --tests    also what only the test suite needs: PyTorch, h5py and numpy
-#                                    for the cross-check against an independent implementation
+#        scripts/setup.sh --tests    also what only the test suite needs: PyTorch, h5py, pandas,
+#                                    xarray and h5netcdf for the Python module's tests and the
+#                                    cross-check against an independent implementation
 # Needs root or sudo for apt-get.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,9 +19,10 @@ packages=(
   libgnuplot-iostream-dev gnuplot-nox
   libcli11-dev librandom123-dev libgtest-dev libbenchmark-dev
   openmpi-bin libopenmpi-dev libopenblas0-pthread libopenblas-openmp-dev
+  python3-dev pybind11-dev python3-numpy
   fortunes
 )
-[ $tests -eq 1 ] && packages+=(python3 python3-torch python3-h5py python3-numpy)
+[ $tests -eq 1 ] && packages+=(python3 python3-torch python3-h5py python3-pandas python3-xarray python3-h5netcdf)
 $SUDO apt-get update
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${packages[@]}"
 cmake --preset release

@@ -23,5 +23,16 @@ printf 'model: mini\nrecipe: nvfp4\n' > run.yaml
 grep -q '^  d_model: 96$' config.txt || fail "the installed binary did not expand model: mini"
 "$P/bin/fp4lab" train --help-config | grep -q '^recipe presets:.* nvfp4' || fail "installed --help-config lists no presets"
 "$P/bin/fp4lab" plan "$P/share/fp4lab/ablations/quickstart.yaml" | grep -q '^24 cells$' || fail "installed plan of the quickstart"
+# The Python module, when built: importable from the prefix, finding the installed presets.
+if grep -q '_fp4lab' "$BUILD/install_manifest.txt" 2>/dev/null; then
+  module=$(grep '/fp4lab/__init__.py$' "$BUILD/install_manifest.txt")
+  PYTHONPATH=$(dirname "$(dirname "$module")") /usr/bin/python3 -c '
+import fp4lab, numpy as np
+assert fp4lab.__file__.startswith("'"$P"'"), fp4lab.__file__
+assert fp4lab.recipe("te_nvfp4")["quantized"]["fprop_w"]["tile"] == "2d"
+q = fp4lab.quantize(np.ones((16, 16), np.float32), "nvfp4")
+assert float(q.dequant[0, 0]) == 1.0
+' || fail "import fp4lab from the install prefix"
+fi
 [ -z "$(ls -A | grep -v -e run.yaml -e config.txt)" ] || fail "wrote into the working directory: $(ls)"
 echo "install e2e: ok"

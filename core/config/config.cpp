@@ -2,6 +2,8 @@
 // Every key a user can write is declared exactly once below.
 #include "core/config/config.hpp"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +14,7 @@
 #include "core/io/corpus.hpp"
 #include "core/io/fnv.hpp"
 #include "core/ops/matmul.hpp"
+#include "core/quant/quant_options.hpp"
 
 namespace fp4lab {
 
@@ -122,51 +125,30 @@ class FieldTable {
                       [=](const Config& c) { return to_string(acc(const_cast<Config&>(c))); }});
   }
 
+  // One key per QuantSpec field (core/quant/quant_options.hpp declares them).
   void add_spec(const std::string& prefix, const std::string& what, std::function<QuantSpec&(Config&)> acc) {
-    add_enum<ElementFormat>(prefix + ".element", "element format of " + what,
-                            {ElementFormat::none, ElementFormat::bf16, ElementFormat::fp8_e4m3,
-                             ElementFormat::fp8_e5m2, ElementFormat::fp4_e2m1},
-                            [=](Config& c) -> ElementFormat& { return acc(c).element; });
-    add_int(prefix + ".block", "elements per block along the quantized axis (0 = per tensor)",
-            [=](Config& c) -> int& { return acc(c).block; });
-    add_enum<ScaleFormat>(prefix + ".scale", "block scale format",
-                          {ScaleFormat::none, ScaleFormat::fp32, ScaleFormat::e4m3, ScaleFormat::ue8m0},
-                          [=](Config& c) -> ScaleFormat& { return acc(c).scale; });
-    add_enum<ScaleRule>(prefix + ".scale_rule", "ue8m0 rule: floor (OCP) or ceil (TE)",
-                        {ScaleRule::floor, ScaleRule::ceil},
-                        [=](Config& c) -> ScaleRule& { return acc(c).scale_rule; });
-    add_enum<Tile>(prefix + ".tile", "d1: 1 x block; d2: 16x16 tiles (weights)", {Tile::d1, Tile::d2},
-                   [=](Config& c) -> Tile& { return acc(c).tile; });
-    add_enum<Rounding>(prefix + ".rounding", "rne or sr (stochastic, fp4 only)", {Rounding::rne, Rounding::sr},
-                       [=](Config& c) -> Rounding& { return acc(c).rounding; });
-    add_bool(prefix + ".rht", "random Hadamard transform before quantizing",
-             [=](Config& c) -> bool& { return acc(c).rht; });
-    add_int(prefix + ".rht_size", "Hadamard length", [=](Config& c) -> int& { return acc(c).rht_size; });
-    add_u64(prefix + ".rht_sign_seed", "0: TE's fixed signs 0xD7E8; else seeded random signs",
-            [=](Config& c) -> uint64_t& { return acc(c).rht_sign_seed; });
-    add_enum<BlockScaleFormula>(prefix + ".formula", "NVFP4 block-scale formula (TE version)",
-                                {BlockScaleFormula::te_2_14, BlockScaleFormula::te_2_13},
-                                [=](Config& c) -> BlockScaleFormula& { return acc(c).formula; });
     const bool was = omit_default;
-    omit_default = true;
-    add_enum<OperandDtype>(prefix + ".operand_dtype",
-                           "round the operand to bf16 before quantizing (TE), fp32, or inherit recipe.operand_dtype",
-                           {OperandDtype::inherit, OperandDtype::fp32, OperandDtype::bf16},
-                           [=](Config& c) -> OperandDtype& { return acc(c).operand_dtype; });
-    add_enum<FourOverSix>(prefix + ".four_over_six", "TE 4over6 NVFP4: per block, map-to-4 when its error is smaller",
-                          {FourOverSix::off, FourOverSix::mae, FourOverSix::mse},
-                          [=](Config& c) -> FourOverSix& { return acc(c).four_over_six; });
-    add_int(prefix + ".global_e4m3_max", "Q of NVFP4's tensor scale 6Q/amax: 448, or 256 with 4over6",
-            [=](Config& c) -> int& { return acc(c).global_e4m3_max; });
-    add_bool(prefix + ".row_scaled", "NVFP4 with one fp32 amax per row (TE row-scaled activations)",
-             [=](Config& c) -> bool& { return acc(c).row_scaled; });
-    add_enum<Scaling>(prefix + ".scaling", "per-tensor fp32 scale from this tensor (current) or an amax history (delayed)",
-                      {Scaling::current, Scaling::delayed},
-                      [=](Config& c) -> Scaling& { return acc(c).scaling; });
-    add_enum<CopySource>(prefix + ".source",
-                         "dgrad_w / wgrad_x: quantize the tensor (input) or the dequantized forward copy (fprop)",
-                         {CopySource::input, CopySource::fprop},
-                         [=](Config& c) -> CopySource& { return acc(c).source; });
+    for (const SpecField& f : spec_fields()) {
+      const std::string path = prefix + "." + f.key;
+      const std::string type = value_type(f);
+      omit_default = f.omit_default;
+      push({path, f.kind == SpecField::Kind::unsigned_integer ? "int" : type,
+            f.key == "element" ? f.help + " of " + what : f.help,
+            [=](Config& c, const Value& v) {
+              std::string text;
+              switch (f.kind) {
+                case SpecField::Kind::enumeration: text = v.as_string(path); break;
+                case SpecField::Kind::boolean: text = v.as_bool(path) ? "true" : "false"; break;
+                default: text = std::to_string(v.as_int(path));
+              }
+              if (!f.set(acc(c), text)) {
+                if (f.kind == SpecField::Kind::enumeration)
+                  throw ConfigError(v.loc(), path, "expected one of " + type + ", got '" + v.text() + "'");
+                throw ConfigError(v.loc(), path, f.kind == SpecField::Kind::unsigned_integer ? "must be >= 0" : "out of range");
+              }
+            },
+            [=](const Config& c) { return f.get(acc(const_cast<Config&>(c))); }});
+    }
     omit_default = was;
   }
 
@@ -344,15 +326,23 @@ std::string closest_config_key(const std::string& path) {
 
 std::string presets_dir() {
   if (const char* env = std::getenv("FP4LAB_PRESETS")) return env;
-  // Relative to the running program: installed (<prefix>/bin -> <prefix>/share/fp4lab/experiments)
-  // or in the build tree (build/<preset>/ -> the source tree's experiments/).
+  // Relative to the file this code was loaded from (the fp4lab program, or the Python module): the
+  // nearest ancestor holding share/fp4lab/experiments (installed: <prefix>/bin, or
+  // <prefix>/lib/python3.X/dist-packages/fp4lab) or experiments/ (the build tree build/<preset>/,
+  // build/<preset>/python/fp4lab, inside the source tree).
   static const std::string dir = [] {
     namespace fs = std::filesystem;
     std::error_code ec;
-    const fs::path exe_dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
-    const fs::path installed = exe_dir / ".." / "share" / "fp4lab" / "experiments";
-    for (const fs::path& p : {installed, exe_dir / ".." / ".." / "experiments"})
-      if (fs::is_directory(p / "models", ec)) return fs::weakly_canonical(p, ec).string();
+    Dl_info info{};
+    fs::path here = dladdr(reinterpret_cast<void*>(&presets_dir), &info) && info.dli_fname
+                        ? fs::path(info.dli_fname)
+                        : fs::read_symlink("/proc/self/exe", ec);
+    here = fs::weakly_canonical(here, ec).parent_path();
+    const fs::path installed = here / ".." / "share" / "fp4lab" / "experiments";
+    for (fs::path p = here; !p.empty() && p != p.root_path(); p = p.parent_path())
+      for (const fs::path& c : {p / "share" / "fp4lab" / "experiments", p / "experiments"})
+        if (fs::is_directory(c / "models", ec) && fs::is_directory(c / "recipes", ec))
+          return fs::weakly_canonical(c, ec).string();
     return installed.lexically_normal().string();
   }();
   return dir;
@@ -625,9 +615,8 @@ void validate_config(const Config& c, const KeyOrigins& origins) {
           // Point at the field of this operand that was set last.
           std::string at = key + ".block";
           int latest = -1;
-          for (const char* leaf : {".element", ".block", ".scale", ".scale_rule", ".tile", ".rounding", ".rht",
-                                   ".rht_size", ".four_over_six", ".global_e4m3_max", ".row_scaled", ".scaling"})
-            if (origin(key + leaf).order > latest) latest = origin(key + leaf).order, at = key + leaf;
+          for (const SpecField& f : spec_fields())
+            if (origin(key + "." + f.key).order > latest) latest = origin(key + "." + f.key).order, at = key + "." + f.key;
           fail(at, why + " (operand " + std::to_string(rows) + "x" + std::to_string(cols) + ")");
         }
       }

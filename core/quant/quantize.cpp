@@ -388,4 +388,18 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   }
 }
 
+QuantizedTensor quantize_tensor(const std::vector<float>& x, int64_t rows, int64_t cols, const QuantSpec& spec,
+                                const QuantRandom& random) {
+  QuantizedTensor q;
+  q.rows = rows;
+  q.cols = cols;
+  q.spec = spec;
+  q.random = random;
+  q.dequant.resize(x.size());
+  QuantOutputs out{&q.codes, &q.scales, &q.global_amax, &q.stats};
+  out.row_amax = &q.row_amax;
+  quantize(x.data(), q.dequant.data(), rows, cols, spec, random, out);
+  return q;
+}
+
 }  // namespace fp4lab

@@ -86,4 +86,22 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
                         const QuantSpec& spec, const QuantRandom& rnd = {},
                         const QuantOutputs& extra = {}, float delayed_scale = 1.0f);
 
+// One quantized 2-D tensor with everything the quantizer reports (for `fp4lab quantize`, the
+// conformance vectors and the Python module).
+struct QuantizedTensor {
+  int64_t rows = 0, cols = 0;
+  QuantSpec spec;
+  QuantRandom random;
+  std::vector<float> dequant;   // rows x cols
+  std::vector<uint8_t> codes;   // rows x cols, empty for bf16/none
+  std::vector<uint8_t> scales;  // rows x cols/block, empty without e4m3/ue8m0 scales
+  float global_amax = 0.f;
+  std::vector<float> row_amax;  // row-scaled NVFP4 only
+  QuantStats stats;
+};
+
+// quantize() of x [rows, cols] into a QuantizedTensor (same contract and exceptions).
+QuantizedTensor quantize_tensor(const std::vector<float>& x, int64_t rows, int64_t cols, const QuantSpec& spec,
+                                const QuantRandom& random = {});
+
 }  // namespace fp4lab

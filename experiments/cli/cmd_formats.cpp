@@ -5,10 +5,8 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <limits>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -18,6 +16,8 @@
 #include "core/formats/ue8m0.hpp"
 #include "core/io/h5.hpp"
 #include "core/quant/block_scale.hpp"
+#include "core/quant/conformance.hpp"
+#include "core/quant/quant_options.hpp"
 #include "core/quant/quantize.hpp"
 #include "experiments/cli/commands.hpp"
 #include "experiments/cli/quant_h5.hpp"
@@ -27,7 +27,6 @@ namespace {
 
 constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
-const char* const kFormatNames[] = {"nvfp4", "mxfp4", "mxfp8", "fp8_e4m3", "fp8_e5m2", "bf16", "fp32"};
 
 struct FormatsOptions {
   std::string name;
@@ -184,149 +183,35 @@ void print_scale_edges(const QuantSpec& s) {
 
 void list_formats() {
   std::printf("%-10s %s\n", "name", "format");
-  for (const char* name : kFormatNames) std::printf("%-10s %s\n", name, describe(spec_of(name)).c_str());
+  for (const std::string& name : conformance_formats())
+    std::printf("%-10s %s\n", name.c_str(), describe(spec_of(name)).c_str());
   std::printf("\nfp4lab formats NAME           parameters and edge cases of one format\n"
               "fp4lab formats [NAME] --vectors OUT.h5   conformance vectors (all formats without NAME)\n");
 }
 
 // ---- conformance vectors ----
 
-std::vector<float> gaussian(int64_t n, uint64_t seed) {
-  std::mt19937_64 gen(seed);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; i += 2) {
-    const double u1 = (static_cast<double>(gen() >> 11) + 1.0) * 0x1p-53;
-    const double u2 = static_cast<double>(gen() >> 11) * 0x1p-53;
-    const double r = std::sqrt(-2.0 * std::log(u1));
-    v[i] = static_cast<float>(r * std::cos(6.283185307179586 * u2));
-    if (i + 1 < n) v[i + 1] = static_cast<float>(r * std::sin(6.283185307179586 * u2));
-  }
-  return v;
-}
-
-struct Case {
-  std::string name;
-  int64_t rows, cols;
-  std::vector<float> x;
-};
-
-// Tensors of 32 x 64 (or wider) so every variant below is valid on them.
-std::vector<Case> vector_cases() {
-  std::vector<Case> cases;
-  {  // E2M1 ties and specials at block scale 1: a tensor amax of 2688 makes NVFP4's S_enc = 1,
-     // and the 6 leading each 16-block makes its E4M3 scale 1 (and the MX scale 2^0).
-    Case c{"ties", 32, 64, std::vector<float>(32 * 64, 0.0f)};
-    const float row0[32] = {6, 0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5, 5.0001f, -0.0f, -0.1f, 0.5f, 1e-39f, -6,
-                            0.2500001f, 3, 6, -0.25f, -0.75f, -1.25f, -1.75f, -2.5f, -3.5f, -5, 0.7499999f, 1.2500001f,
-                            -0.2500001f, 4, 2, 1, 1.5f, -0.0f};
-    for (int i = 0; i < 32; ++i) c.x[i] = row0[i];
-    c.x[31 * 64 + 40] = 2688.0f;
-    cases.push_back(std::move(c));
-  }
-  {  // NaN and infinities among Gaussian values.
-    Case c{"nonfinite", 32, 64, gaussian(32 * 64, 11)};
-    for (int64_t i = 0; i < 32 * 64; i += 97) c.x[i] = (i / 97) % 3 == 0 ? kNan : ((i / 97) % 3 == 1 ? kInf : -kInf);
-    cases.push_back(std::move(c));
-  }
-  {  // Zero blocks, signed zeros, fp32 subnormals, a tiny block next to outliers (NVFP4 scale
-     // underflow), a binade sweep, and values near FLT_MAX.
-    Case c{"hostile", 32, 64, gaussian(32 * 64, 12)};
-    for (int64_t i = 0; i < 32 * 64; ++i) {
-      const int64_t block = i / 16, j = i % 16;
-      switch (block % 7) {
-        case 0: c.x[i] = 0.0f; break;
-        case 1: c.x[i] = j % 2 ? -0.0f : 0.0f; break;
-        case 2: c.x[i] = (j % 2 ? -1.0f : 1.0f) * 1e-39f * static_cast<float>(j + 1); break;
-        case 3: c.x[i] = j == 3 ? 1e4f : c.x[i] * 1e-6f; break;
-        case 4: c.x[i] = std::ldexp(1.0f + static_cast<float>(j) / 16.0f, static_cast<int>(block % 40) - 20); break;
-        case 5: c.x[i] = (j % 3 ? 1.0f : -1.0f) * FLT_MAX / static_cast<float>(2 + j); break;
-        default: break;
-      }
-    }
-    cases.push_back(std::move(c));
-  }
-  cases.push_back(Case{"gaussian", 32, 128, gaussian(32 * 128, 13)});
-  return cases;
-}
-
-struct Variant {
-  std::string name;
-  QuantSpec spec;
-  QuantRandom random;
-};
-
-std::vector<Variant> vector_variants(const std::string& format) {
-  const QuantSpec base = spec_of(format);
-  std::vector<Variant> v{{"base", base, {}}};
-  if (base.element == ElementFormat::fp4_e2m1) {
-    QuantSpec s = base;
-    s.tile = Tile::d2;
-    v.push_back({"2d", s, {}});
-    s = base;
-    s.rounding = Rounding::sr;
-    v.push_back({"sr_seed1", s, {1, 0, 0}});
-    s = base;
-    s.rht = true;
-    v.push_back({"rht", s, {}});
-  }
-  if (format == "nvfp4") {
-    QuantSpec s = base;
-    s.formula = BlockScaleFormula::te_2_13;
-    v.push_back({"te_2_13", s, {}});
-    // TE 2.18 dialects (spec §10): 4over6 in both error modes, both E4M3 maxima, 1D and 2D; row
-    // scaling; bf16 operands.
-    for (FourOverSix mode : {FourOverSix::mae, FourOverSix::mse})
-      for (int q : {448, 256})
-        for (Tile tile : {Tile::d1, Tile::d2}) {
-          s = base;
-          s.four_over_six = mode;
-          s.global_e4m3_max = q;
-          s.tile = tile;
-          v.push_back({"4over6_" + to_string(mode) + "_" + std::to_string(q) + "_" + to_string(tile), s, {}});
-        }
-    s = base;
-    s.row_scaled = true;
-    v.push_back({"row_scaled", s, {}});
-    s = base;
-    s.operand_dtype = OperandDtype::bf16;
-    v.push_back({"bf16_operand", s, {}});
-  }
-  if (base.scale == ScaleFormat::ue8m0) {
-    QuantSpec s = base;
-    s.scale_rule = base.scale_rule == ScaleRule::floor ? ScaleRule::ceil : ScaleRule::floor;
-    v.push_back({to_string(s.scale_rule), s, {}});
-  }
-  return v;
-}
-
 void write_vectors(const std::vector<std::string>& formats, const std::string& path) {
-  namespace fs = std::filesystem;
-  const std::string tmp = path + ".tmp";
   int64_t written = 0;
-  try {
-    {
-      h5::File file = h5::File::create(tmp);
-      file.set_attr("/", "description",
-                    "fp4lab conformance vectors: /<format>/<variant>/<case>/{input, codes, scales, dequant}; "
-                    "each case group carries the spec and SR stream as attributes");
-      const std::vector<Case> cases = vector_cases();
-      for (const std::string& format : formats)
-        for (const Variant& variant : vector_variants(format))
-          for (const Case& c : cases) {
-            const std::string group = "/" + format + "/" + variant.name + "/" + c.name;
-            file.create_group(group);
-            file.write(group + "/input", c.x, {static_cast<uint64_t>(c.rows), static_cast<uint64_t>(c.cols)});
-            write_quantized(file, group, quantize_tensor(c.x, c.rows, c.cols, variant.spec, variant.random));
-            ++written;
-          }
-      file.flush();
-    }
-    fs::rename(tmp, path);
-  } catch (...) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw;
-  }
+  h5::write_file_atomically(path, [&](h5::File& file) {
+    file.set_attr("/", "description",
+                  "fp4lab conformance vectors: /<format>/<variant>/<case>/{input, codes, scales, dequant}; "
+                  "each case group carries the spec and SR stream as attributes");
+    const std::vector<ConformanceCase> cases = conformance_cases();
+    for (const std::string& format : formats)
+      for (const ConformanceVariant& variant : conformance_variants(format)) {
+        QuantSpec spec;
+        if (const std::string problem = spec_from_options(format, variant.options, spec); !problem.empty())
+          throw std::logic_error("conformance variant " + format + "/" + variant.name + ": " + problem);
+        for (const ConformanceCase& c : cases) {
+          const std::string group = "/" + format + "/" + variant.name + "/" + c.name;
+          file.create_group(group);
+          file.write(group + "/input", c.x, {static_cast<uint64_t>(c.rows), static_cast<uint64_t>(c.cols)});
+          write_quantized(file, group, quantize_tensor(c.x, c.rows, c.cols, spec, QuantRandom{variant.seed, 0, 0}));
+          ++written;
+        }
+      }
+  });
   std::printf("\nwrote %lld vector sets to %s\n", static_cast<long long>(written), path.c_str());
 }
 
@@ -336,7 +221,7 @@ void run_formats(const FormatsOptions& o) {
       list_formats();
       return;
     }
-    write_vectors(std::vector<std::string>(std::begin(kFormatNames), std::end(kFormatNames)), o.vectors);
+    write_vectors(conformance_formats(), o.vectors);
     return;
   }
   const QuantSpec s = spec_of(o.name);

@@ -5,6 +5,7 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,18 +17,12 @@ namespace fp4lab::cli {
 // One operand's quantization options, as `quantize` takes them.
 struct QuantizeOptions {
   std::string in, out, dataset, format;
-  int block = -1;  // -1: the format's own
-  std::string scale, scale_rule, tile, rounding, te_formula, four_over_six, operand_dtype;
-  int global_e4m3_max = 448;
-  bool row_scaled = false;
-  bool rht = false;
-  int rht_size = 16;
-  uint64_t rht_seed = 0;
-  uint64_t seed = 0;
+  std::map<std::string, std::string> options;  // the spec fields given (spec_fields() option names)
+  uint64_t seed = 0;                            // stochastic rounding seed
 };
 
-// Registers --PREFIXformat, --PREFIXblock, ... (prefix "" for quantize, "a-"/"b-" for gemm's
-// operands); the format is required.
+// Registers --PREFIXformat, --PREFIXseed and one flag per option of spec_fields() (prefix "" for
+// quantize, "a-"/"b-" for gemm's operands); the format is required.
 void add_quantize_options(CLI::App* cmd, QuantizeOptions& o, const std::string& prefix);
 // The QuantSpec the options name; throws Exit (usage) for an unknown name.
 QuantSpec build_spec(const QuantizeOptions& o);
@@ -36,25 +31,9 @@ QuantSpec build_spec(const QuantizeOptions& o);
 std::vector<float> read_operand(const std::string& path, const std::string& dataset, const QuantSpec& spec,
                                 int64_t& rows, int64_t& cols);
 
-struct QuantizedTensor {
-  int64_t rows = 0, cols = 0;
-  QuantSpec spec;
-  QuantRandom random;
-  std::vector<float> dequant;   // rows x cols
-  std::vector<uint8_t> codes;   // rows x cols, empty for bf16/none
-  std::vector<uint8_t> scales;  // rows x cols/block, empty without e4m3/ue8m0 scales
-  float global_amax = 0.f;
-  std::vector<float> row_amax;  // row-scaled NVFP4 only
-  QuantStats stats;
-};
-
-QuantizedTensor quantize_tensor(const std::vector<float>& x, int64_t rows, int64_t cols, const QuantSpec& spec,
-                                const QuantRandom& random = {});
-
 // Datasets `codes` (uint8), `scales` (uint8), `dequant` (float32) under `group` (omitting empty
-// ones), and on the group the attributes global_amax, format (describe()), the spec fields
-// (element, block, scale, scale_rule, tile, rounding, rht, rht_size, rht_sign_seed, formula),
-// the SR stream (seed, tensor_id, step) and the statistics (amax, flushed, saturated, nonfinite,
+// ones), and on the group the attributes global_amax, format (describe()), every spec field
+// (spec_fields(): enumerations as strings, the rest as int64), the SR stream (seed, tensor_id, step) and the statistics (amax, flushed, saturated, nonfinite,
 // sqnr_db).
 void write_quantized(h5::File& file, const std::string& group, const QuantizedTensor& q);
 
