@@ -23,19 +23,6 @@ std::string to_string(Verdict v) {
   return "";
 }
 
-double sign_test_p(int k, int n) {
-  if (n <= 0) return 1.0;
-  const int tail = std::max(k, n - k);  // the more extreme side of the observed split
-  // P(X >= tail), X ~ Binomial(n, 1/2): binomial coefficients in doubles (exact up to n = 56),
-  // so p = 2·7/64 prints as 0.2188 and 2/64 as 0.0312
-  double upper = 0.0, choose = 1.0;  // C(n, i)
-  for (int i = 0; i <= n; ++i) {
-    if (i >= tail) upper += choose;
-    choose = choose * (n - i) / (i + 1);
-  }
-  return std::min(1.0, 2 * std::ldexp(upper, -n));
-}
-
 VerdictResult decide(const SeedStats& stats, const std::vector<double>& per_seed, const std::vector<int>& bounds,
                      int direction, double confidence) {
   VerdictResult r;
@@ -53,10 +40,7 @@ VerdictResult decide(const SeedStats& stats, const std::vector<double>& per_seed
     const int sign = stats.ci_low > 0 ? 1 : stats.ci_high < 0 ? -1 : 0;
     r.verdict = sign == 0 ? Verdict::inconclusive : sign == direction ? Verdict::agrees : Verdict::contradicts;
     r.rule = sign == 0 ? "CI contains 0" : "CI excludes 0";
-    if (sign == 0 && stats.n >= 2) {
-      const double dof = stats.n - 1;
-      r.mde = (student_t_quantile((1 + confidence) / 2, dof) + student_t_quantile(0.8, dof)) * stats.sd / std::sqrt(double(stats.n));
-    }
+    if (sign == 0) r.mde = min_detectable_effect(stats, confidence);
     return r;
   }
   int positive = 0, negative = 0, n = 0;

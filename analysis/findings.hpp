@@ -22,7 +22,7 @@ std::string to_string(Verdict);
 //    positive side when its value is > 0 and not an upper bound, on the negative side when it is
 //    < 0 and not a lower bound (a seed on neither side counts against the majority). With k of n
 //    seeds on the majority side, the two-sided exact binomial p = min(1, 2·P(X ≥ k)), X ~ Bin(n, ½)
-//    (sign_test_p). Agrees when the majority is on the published side and p < 1 − confidence;
+//    (sign_test_p, stats.hpp). Agrees when the majority is on the published side and p < 1 − confidence;
 //    contradicts likewise on the other side; else inconclusive;
 //  - inconclusive comes with the minimum detectable effect of this design: the effect a paired
 //    comparison with this n and this per-seed sd detects with 80% power at this confidence,
@@ -32,8 +32,6 @@ struct VerdictResult {
   double mde = kNaN;  // inconclusive (with a CI): minimum detectable effect, in the metric's unit
   std::string rule;   // which branch decided: "CI excludes 0", "sign test", ...
 };
-// Two-sided exact sign-test p of k of n seeds on one side: min(1, 2·P(X ≥ max(k, n − k))).
-double sign_test_p(int k, int n);
 // `bounds` per seed: +1 lower bound, -1 upper bound, 0 exact (empty: all exact).
 VerdictResult decide(const SeedStats& stats, const std::vector<double>& per_seed, const std::vector<int>& bounds,
                      int direction, double confidence);

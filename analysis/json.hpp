@@ -1,13 +1,17 @@
-// A small indenting JSON writer (analysis.json, findings.json): objects, arrays, numbers in their
-// shortest round-trip form, NaN/Inf as null, strings escaped.
+// A small indenting JSON writer (analysis.json, findings.json, scaling.json): objects, arrays,
+// numbers in their shortest round-trip form, NaN/Inf as null, strings escaped; and the JSON form of
+// a statistic over seeds that those files share (stats_fields).
 #pragma once
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "analysis/stats.hpp"
 
 namespace fp4lab::analysis {
 
@@ -107,5 +111,25 @@ class Json {
   std::string out_;
   std::vector<bool> first_;
 };
+
+// A statistic over seeds, as fields of the object the caller has open: n, mean, sd, ci_low,
+// ci_high; then, given the confidence (analysis.json), `ci_level` (the confidence, null without a
+// CI) and, with `with_t`, the t quantile `t`; without it (scaling.json), `has_ci`; last, when
+// given, the per-seed values.
+inline void stats_fields(Json& j, const SeedStats& s, std::optional<double> confidence, bool with_t = false,
+                         const std::vector<double>* per_seed = nullptr) {
+  j.value("n", s.n).value("mean", s.mean).value("sd", s.sd).value("ci_low", s.ci_low).value("ci_high", s.ci_high);
+  if (confidence) {
+    j.value("ci_level", s.has_ci ? *confidence : kNaN);
+    if (with_t) j.value("t", s.t);
+  } else {
+    j.value("has_ci", s.has_ci);
+  }
+  if (per_seed) {
+    j.begin_array("per_seed");
+    for (double x : *per_seed) j.value(nullptr, x);
+    j.end_array();
+  }
+}
 
 }  // namespace fp4lab::analysis

@@ -1,82 +1,23 @@
-// The numbers papers report, computed from a grid's run files: debiased-EMA smoothing,
+// The report the analysis builds from a grid's run files, and analyze(), which builds it: per
+// cell, per config group (seeds) and per paired comparison, the numbers papers report —
 // tokens-to-target-loss (single- and multi-budget forms), converged-regime paired loss gaps,
-// final-loss gaps, gaps to the corpus entropy, Student-t confidence intervals over seeds, and the
-// diagnostics: recipe coverage, gradient-to-noise ratios and what a late precision switch recovers.
-// Definitions follow the publications (relative difference: NVIDIA arXiv 2509.25149, Fig. 4 caption;
-// multi-budget tokens-to-target: its Sec. 5 / Fig. 6b; converged-regime gap: NVIDIA's MaxText NVFP4
-// blog) and are written out in results/SCHEMA.md, Metric definitions.
-// No file formats or plotting here (report.hpp, plot.hpp).
+// final-loss gaps, gaps to the corpus entropy, Student-t confidence intervals over seeds — and the
+// diagnostics: recipe coverage, throughput, gradient-to-noise ratios and what a late precision
+// switch recovers. The statistics themselves are stats.hpp's. Definitions follow the publications
+// (relative difference: NVIDIA arXiv 2509.25149, Fig. 4 caption; multi-budget tokens-to-target: its
+// Sec. 5 / Fig. 6b; converged-regime gap: NVIDIA's MaxText NVFP4 blog) and are written out in
+// results/SCHEMA.md, Metric definitions. No file formats or plotting here (report.hpp, plot.hpp).
 #pragma once
 #include <cstdint>
-#include <limits>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "analysis/runs.hpp"
+#include "analysis/stats.hpp"
 #include "core/train/run_file.hpp"
 
 namespace fp4lab::analysis {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// ---------------------------------------------------------------------------- building blocks
-
-// TensorBoard's debiased exponential moving average: m_i = w·m_{i-1} + (1-w)·y_i with m_0 = 0,
-// smoothed_i = m_i / (1 - w^k) with k the number of finite values so far. Non-finite values pass
-// through unchanged and do not update the average. w = 0 returns y.
-std::vector<double> ema_smooth(const std::vector<double>& y, double weight);
-
-// First point where `loss` <= target, interpolated linearly in log(tokens) between it and the
-// point before (tokens must be > 0; with a non-positive or missing previous point, that point's
-// tokens). Not reached: reached = false, tokens = the last finite point's tokens (the budget).
-struct Crossing {
-  bool reached = false;
-  double tokens = kNaN;  // crossing (reached) or budget, a lower bound (not reached)
-};
-Crossing first_crossing(const std::vector<double>& tokens, const std::vector<double>& loss, double target);
-
-// Multi-budget form (NVIDIA 2509.25149 Fig. 6b): final loss per total budget, piecewise-linear
-// in the budget; the first budget at which the curve comes down to `target`.
-enum class BudgetMatch { inside, above_all, below_all };  // above_all: never reaches (> max budget)
-struct BudgetCrossing {
-  BudgetMatch match = BudgetMatch::above_all;
-  double budget = kNaN;  // inside: interpolated; above_all: max budget; below_all: min budget
-};
-BudgetCrossing budget_to_match(const std::vector<double>& budgets, const std::vector<double>& final_loss,
-                               double target);  // budgets ascending
-
-// Mean, sample standard deviation and a two-sided Student-t confidence interval over seeds:
-// mean ± t_{(1+c)/2, n-1} · sd / sqrt(n). n = 1: no sd, no CI (has_ci = false).
-struct SeedStats {
-  int n = 0;
-  double mean = kNaN, sd = kNaN;
-  double t = kNaN;  // the t quantile used
-  double ci_low = kNaN, ci_high = kNaN;
-  bool has_ci = false;
-};
-SeedStats seed_stats(const std::vector<double>& xs, double confidence = 0.95);  // NaNs ignored
-double student_t_quantile(double p, double dof);  // Boost.Math
-
-// Which paired steps form the converged window.
-struct WindowRule {
-  double fraction = 0.25;  // the last `fraction` of the paired steps: steps > S - ceil(fraction·S)
-                           // with S the last step both runs have
-  bool by_tokens = false;  // else: paired steps whose tokens (cell's) lie in [tokens_min, tokens_max]
-  double tokens_min = 0, tokens_max = 0;
-};
-
-// Per-step paired difference d_k = L_cell(k) - L_ref(k) of the raw training loss over the steps
-// k both runs logged (same seed: same data order), within the window; mean, per-step sample
-// std, and NVIDIA's relative difference (L_ref - L_cell)/L_ref·100 averaged over the window.
-struct PairedGap {
-  int64_t n_steps = 0;
-  int64_t step_lo = 0, step_hi = 0;
-  double tokens_lo = kNaN, tokens_hi = kNaN;
-  double mean_gap = kNaN, sd_gap = kNaN, mean_rel_pct = kNaN;
-};
-PairedGap paired_window_gap(const std::vector<StepRecord>& cell, const std::vector<StepRecord>& ref,
-                            const WindowRule& rule);
 
 // ---------------------------------------------------------------------------- the report
 
@@ -216,10 +157,6 @@ struct GnrSummary {
 // varies among A's configs, the multi-budget form budget_A(L_B)/budget_B − 1. Student-t CIs over
 // seeds. A seed where A never reaches B's loss is censored: its value is a lower bound, the
 // comparison then has no CI and says "k of n seeds never reached it; lower bound".
-struct GapStats {
-  SeedStats stats;
-  std::vector<double> per_seed;  // in the order of Comparison::seeds (NaN: not available)
-};
 struct Comparison {
   Selector a_selector, b_selector;
   int group_a = -1, group_b = -1;  // indices into groups (A: the one at B's budget in budget form)

@@ -16,6 +16,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/io/atomic_file.hpp"
+
 namespace fp4lab::analysis {
 namespace fs = std::filesystem;
 
@@ -375,16 +377,6 @@ Script scaling_plot(const ScalingReport& r, bool token) {
   return {token ? "scaling_token_multiplier" : "scaling_loss_gap", os.str()};
 }
 
-void write_text(const fs::path& p, const std::string& text) {
-  const fs::path tmp = p.parent_path() / ("." + p.filename().string() + ".tmp." + std::to_string(::getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  fs::rename(tmp, p);
-}
-
 std::string read_text(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream ss;
@@ -395,7 +387,7 @@ std::string read_text(const fs::path& p) {
 // Renders one script into the requested formats; returns the image paths.
 std::vector<std::string> render(const Script& s, const fs::path& dir, const PlotOptions& o) {
   const fs::path script = dir / (s.name + ".gp");
-  write_text(script, header(s, o) + s.body + "unset output\n");
+  io::write_file_atomically(script.string(), header(s, o) + s.body + "unset output\n");
   std::vector<std::pair<std::string, fs::path>> wanted;  // format, final path
   if (o.png) wanted.emplace_back("png", dir / (s.name + ".png"));
   if (o.svg) wanted.emplace_back("svg", dir / (s.name + ".svg"));
@@ -410,7 +402,7 @@ std::vector<std::string> render(const Script& s, const fs::path& dir, const Plot
     } ignore_sigpipe;
     Gnuplot gp(o.gnuplot + " > '" + log.string() + "' 2>&1");
     for (const auto& [fmt, final_path] : wanted) {
-      const fs::path tmp = dir / ("." + final_path.filename().string() + ".tmp." + pid);
+      const fs::path tmp = io::temporary_path(final_path.string());  // gnuplot writes it; renamed below
       tmps.push_back(tmp);
       gp << "reset\nfmt = " << quote(fmt) << "\nout = " << quote(tmp.string()) << "\nload " << quote(script.string())
          << "\n";

@@ -1,47 +1,27 @@
-// JSON / Markdown / CSV renderings of an AnalysisReport and the atomic report writer. JSON is
-// written by hand (a small indenting writer); names are documented in results/SCHEMA.md.
+// JSON / Markdown / CSV renderings of an AnalysisReport and the report writer. Each record has one
+// field list (fields() below) that the JSON and CSV writers walk; each Markdown table is one list of
+// columns. JSON is written by hand (a small indenting writer); names are documented in
+// results/SCHEMA.md.
 #include "analysis/report.hpp"
-
-#include "analysis/json.hpp"
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
 
+#include "analysis/json.hpp"
+#include "core/io/atomic_file.hpp"
+
 namespace fp4lab::analysis {
 namespace fs = std::filesystem;
 
 namespace {
-
-void stats(Json& j, const char* key, const SeedStats& s, double confidence) {
-  j.begin_object(key)
-      .value("n", s.n)
-      .value("mean", s.mean)
-      .value("sd", s.sd)
-      .value("ci_low", s.ci_low)
-      .value("ci_high", s.ci_high)
-      .value("ci_level", s.has_ci ? confidence : kNaN)
-      .value("t", s.t)
-      .end_object();
-}
-
-const char* match_name(BudgetMatch m) {
-  switch (m) {
-    case BudgetMatch::inside: return "inside";
-    case BudgetMatch::above_all: return "above_all";
-    case BudgetMatch::below_all: return "below_all";
-  }
-  return "";
-}
 
 // ---------------------------------------------------------------------------- formatting
 
@@ -74,7 +54,7 @@ std::string tokens_text(double t) {
 
 std::string ci_text(const SeedStats& s, int digits, double scale = 1, const char* unit = "") {
   if (!s.has_ci) return s.n == 1 ? "(1 seed)" : "—";
-  return "[" + fixed(s.ci_low * scale, digits, true) + unit + ", " + fixed(s.ci_high * scale, digits, true) + unit + "]";
+  return std::string("[") + fixed(s.ci_low * scale, digits, true) + unit + ", " + fixed(s.ci_high * scale, digits, true) + unit + "]";
 }
 
 // Table cells must not contain a bare '|' or newline.
@@ -158,23 +138,364 @@ std::string csv_num(double x) {
   return std::string(buf, r.ptr);
 }
 
-// Cell indices ordered by config group, then seed, then cell index (for per-seed tables).
-std::vector<int> cells_by_group(const AnalysisReport& r) {
-  std::vector<int> order(r.cells.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    const CellResult &x = r.cells[a], &y = r.cells[b];
-    return std::tie(x.group, x.seed, x.index) < std::tie(y.group, y.seed, y.index);
+// ---------------------------------------------------------------------------- field lists
+//
+// Each record of the report has one field list, `fields(report, record, v)`, in JSON order, which
+// the JSON writer (analysis.json) and, for the records report.csv has rows for (config groups,
+// comparisons, cells), the CSV writer walk. A field is one line:
+//   v(key, value)                     JSON only
+//   v(key, value, "col")              JSON, and the CSV column `col` (its value in CSV form; a
+//                                     config map fills the vary.KEY columns)
+//   v(key, stats, "col", kCi)         a SeedStats: a JSON object (n, mean, sd, CI); CSV `col` = the mean
+//                                     and, with kCi, `col_ci_low` and `col_ci_high`
+//   v.gap(gap_stats, "col")           a GapStats, into the open JSON object (n, mean, sd, CI,
+//                                     per_seed); CSV as with kCi
+//   v.csv("col", value)               CSV only: a column whose CSV value differs from the JSON one
+//   v.begin(key) ... v.end()          a nested JSON object
+// The CSV column order is kCsvColumns (the CSV visitor rejects a column not listed there).
+
+enum CsvStats { kMean, kCi };  // which of a statistic's CSV columns a field fills
+
+std::string label_of(const AnalysisReport& r, int group) { return group >= 0 ? r.groups[size_t(group)].label : std::string(); }
+
+template <class V>
+void fields(const AnalysisReport& r, const GroupResult& g, V& v) {
+  std::vector<std::string> cell_ids;
+  for (int c : g.cells) cell_ids.push_back(r.cells[size_t(c)].id);
+  v("index", g.index, "group");
+  v("label", g.label, "config");
+  v("vary", g.vary, "vary");
+  v("is_baseline", g.is_baseline, "is_baseline");
+  v("reference", label_of(r, g.reference));
+  v("cells", cell_ids);
+  v("n_cells", g.n_cells);
+  v("n_included", g.n_included, "n_seeds");
+  v("converged_gap", g.converged_gap, "conv_gap", kCi);
+  v("converged_rel_pct", g.converged_rel_pct, "conv_rel_pct", kCi);
+  v("converged_step_sd", g.converged_step_sd, "conv_step_sd");
+  v("window_step_lo", g.window_step_lo);
+  v.csv("window_step_lo", g.window_step_hi ? std::to_string(g.window_step_lo) : "");
+  v("window_step_hi", g.window_step_hi);
+  v.csv("window_step_hi", g.window_step_hi ? std::to_string(g.window_step_hi) : "");
+  v("window_tokens_lo", g.window_tokens_lo, "window_tokens_lo");
+  v("window_tokens_hi", g.window_tokens_hi, "window_tokens_hi");
+  v("final_loss", g.final_loss, "final_loss");
+  v("final_gap", g.final_gap, "final_gap", kCi);
+  v("final_rel_pct", g.final_rel_pct, "final_rel_pct");
+  v("target", g.target, "target");
+  v("tokens_to_target", g.tokens_to_target, "tokens_to_target");
+  v("token_gap", g.token_gap, "token_gap", kCi);
+  v("token_gap_censored", g.token_gap_censored, "token_gap_censored");
+  v("n_censored", g.n_censored);
+  v("entropy_gap", g.entropy_gap, "entropy_gap");
+  v("step_seconds", g.step_seconds);
+  v("tokens_per_second", g.tokens_per_second);
+  v("model_tflops", g.model_tflops);
+  v("mfu", g.mfu);
+  v("step_time_ratio", g.step_time_ratio);
+  v("coverage", g.coverage, "coverage");
+  v("has_switch", g.has_switch);
+  v("switch_reference", label_of(r, g.switch_reference));
+  v("recovered_fraction", g.recovered_fraction, "recovered_fraction");
+  v("recovered_fraction_seeds", g.recovered_fraction_seeds);
+  v("note", g.note, "note");
+}
+
+template <class V>
+void fields(const AnalysisReport& r, const CellResult& c, V& v) {
+  const PairedGap& p = c.converged;
+  v("index", c.index, "index");
+  v("id", c.id, "id");
+  v("file", c.file);
+  v("seed", c.seed, "seed");
+  v("vary", c.vary, "vary");
+  v("group", label_of(r, c.group), "config");
+  v.csv("group", c.group);
+  v("is_baseline", c.is_baseline, "is_baseline");
+  v("state", c.state, "state");
+  v("status_step", c.status_step);
+  v("message", c.message);
+  v("steps", c.steps);
+  v("last_step", c.last_step, "step");
+  v("tokens", c.tokens, "tokens");
+  v.csv("n_seeds", 1);
+  v("last_train_loss", c.last_train_loss);
+  v("final_train_ema", c.final_train_ema);
+  v("final_val_loss", c.final_val_loss);
+  v("final_loss", c.final_loss, "final_loss");
+  v("final_loss_kind", c.final_loss_kind, "final_loss_kind");
+  v("entropy_rate", c.entropy_rate >= 0 ? c.entropy_rate : kNaN);
+  v("entropy_gap", c.entropy_gap, "entropy_gap");
+  v("included", c.included);
+  v("reference", c.reference >= 0 ? r.cells[size_t(c.reference)].id : std::string());
+  v("target", c.target, "target");
+  v("reached", c.crossing.reached);
+  v("tokens_to_target", c.crossing.tokens);
+  v.csv("tokens_to_target", c.crossing.reached ? csv_num(c.crossing.tokens) : "");
+  v("baseline_reached", c.ref_crossing.reached);
+  v("baseline_tokens_to_target", c.ref_crossing.tokens);
+  v.csv("baseline_tokens_to_target", c.ref_crossing.reached ? csv_num(c.ref_crossing.tokens) : "");
+  v("token_gap", c.token_gap, "token_gap");
+  v("token_gap_censored", c.token_gap_censored, "token_gap_censored");
+  v.begin("converged");
+  v("n_steps", p.n_steps);
+  v("step_lo", p.step_lo);
+  v.csv("window_step_lo", p.n_steps ? std::to_string(p.step_lo) : "");
+  v("step_hi", p.step_hi);
+  v.csv("window_step_hi", p.n_steps ? std::to_string(p.step_hi) : "");
+  v("tokens_lo", p.tokens_lo, "window_tokens_lo");
+  v("tokens_hi", p.tokens_hi, "window_tokens_hi");
+  v("mean_gap", p.mean_gap, "conv_gap");
+  v("sd_gap", p.sd_gap, "conv_step_sd");
+  v("mean_rel_pct", p.mean_rel_pct, "conv_rel_pct");
+  v.end();
+  v("final_gap", c.final_gap, "final_gap");
+  v("final_rel_pct", c.final_rel_pct, "final_rel_pct");
+  v("final_gap_kind", c.final_gap_kind);
+  v("coverage", c.coverage, "coverage");
+  v("model_params", c.model_params);
+  v("step_seconds", c.step_seconds);
+  v("tokens_per_second", c.tokens_per_second);
+  v("model_tflops", c.model_tflops);
+  v("gemm_peak_gflops", c.gemm_peak_gflops);
+  v("mfu", c.mfu);
+  v("threads", c.threads);
+  v("note", c.note);
+  v.csv("note", c.message.empty() ? c.note : c.message + (c.note.empty() ? "" : "; " + c.note));
+}
+
+template <class V>
+void fields(const AnalysisReport&, const Comparison& c, V& v) {
+  v("a", c.a);
+  v("b", c.b);
+  v.csv("config", c.a + " vs " + c.b);
+  v.csv("is_baseline", false);
+  v("a_selector", c.a_selector);
+  v("b_selector", c.b_selector);
+  v("n_seeds", c.n_seeds(), "n_seeds");
+  v("seeds", c.seeds);
+  v.begin("converged_gap");
+  v.gap(c.converged_gap, "conv_gap");
+  v("window_step_lo", c.window_step_lo);
+  v("window_step_hi", c.window_step_hi);
+  v.end();
+  v.begin("final_gap");
+  v.gap(c.final_gap, "final_gap");
+  v("kind", c.final_gap_kind, "final_loss_kind");
+  v.end();
+  v.begin("token_gap");
+  v.gap(c.token_gap, "token_gap");
+  v("form", c.token_gap_form);
+  v("censored", c.token_gap_censored, "token_gap_censored");
+  v("below", c.token_gap_below);
+  v("lower_bound", c.token_gap_censored > 0);
+  v("text", c.token_gap_text());
+  v.end();
+  v("note", c.note, "note");
+}
+
+const char* match_name(BudgetMatch m) {
+  switch (m) {
+    case BudgetMatch::inside: return "inside";
+    case BudgetMatch::above_all: return "above_all";
+    case BudgetMatch::below_all: return "below_all";
+  }
+  return "";
+}
+
+template <class V>
+void fields(const AnalysisReport& r, const BudgetFamily& f, V& v) {
+  const bool is_reference = f.reference >= 0 && &r.budget_families[size_t(f.reference)] == &f;
+  v("label", f.label);
+  v("vary", f.vary);
+  v("is_baseline", f.is_baseline);
+  v("reference", f.reference >= 0 ? r.budget_families[size_t(f.reference)].label : std::string());
+  v("budgets", f.budgets);
+  v("final_loss", f.final_loss);
+  v("n_seeds", f.n_seeds);
+  v("final_loss_kind", f.final_loss_kind);
+  v("base_budget", f.base_budget);
+  v("reference_loss", f.reference_loss);
+  v("match", is_reference ? "reference" : match_name(f.crossing.match));
+  v("matched_budget", is_reference ? kNaN : f.crossing.budget);
+  v("token_gap", f.token_gap);
+  v("token_gap_seeds", f.token_gap_seeds);
+  v("note", f.note);
+}
+
+template <class V>
+void fields(const AnalysisReport& r, const QuantSummary& q, V& v) {
+  v("group", label_of(r, q.group));
+  v("operand", q.label);
+  v("step", q.step);
+  v("sqnr_db", q.sqnr_db);
+  v("frac_flushed", q.frac_flushed);
+  v("frac_saturated", q.frac_saturated);
+  v("whatif_nvfp4_sqnr_db", q.whatif_nvfp4_sqnr_db);
+  v("whatif_mxfp4_sqnr_db", q.whatif_mxfp4_sqnr_db);
+  v("bias_shrinkage", q.bias_shrinkage);
+  v("sr_rms_k1", q.sr_rms_k1);
+  v("sr_rms_k64", q.sr_rms_k64);
+}
+
+template <class V>
+void fields(const AnalysisReport& r, const GnrSummary& g, V& v) {
+  v("group", label_of(r, g.group));
+  v("step", g.step);
+  v("n_layers", g.n_layers);
+  v("min_gnr", g.min_gnr);
+  v("median_gnr", g.median_gnr);
+  v("n_below_threshold", g.n_below);
+  v("threshold", kGnrThreshold);
+  v("lowest_layer", g.lowest_layer);
+}
+
+// Writes the fields into the JSON object the caller has open.
+class JsonFields {
+ public:
+  JsonFields(Json& j, double confidence) : j_(j), confidence_(confidence) {}
+  template <class T>
+  void operator()(const char* key, const T& x, const char* /*csv*/ = nullptr) { put(key, x); }
+  void operator()(const char* key, const SeedStats& s, const char* /*csv*/ = nullptr, CsvStats = kMean) {
+    j_.begin_object(key);
+    stats_fields(j_, s, confidence_, true);
+    j_.end_object();
+  }
+  void gap(const GapStats& g, const char* /*csv*/) { stats_fields(j_, g.stats, confidence_, false, &g.per_seed); }
+  template <class T>
+  void csv(const char*, const T&) {}
+  void begin(const char* key) { j_.begin_object(key); }
+  void end() { j_.end_object(); }
+
+ private:
+  void put(const char* key, const std::map<std::string, std::string>& m) { j_.map(key, m); }
+  template <class T>
+  void put(const char* key, const std::vector<T>& xs) {
+    j_.begin_array(key);
+    for (const auto& x : xs) j_.value(nullptr, x);
+    j_.end_array();
+  }
+  template <class T>
+  void put(const char* key, const T& x) { j_.value(key, x); }
+  Json& j_;
+  double confidence_;
+};
+
+// report.csv's columns, in order (then one vary.KEY column per config key of the cells).
+const std::vector<std::string> kCsvColumns = {
+    "level", "group", "config", "is_baseline", "index", "id", "seed", "state", "step", "tokens", "n_seeds",
+    "final_loss", "final_loss_kind", "final_gap", "final_gap_ci_low", "final_gap_ci_high", "final_rel_pct",
+    "conv_gap", "conv_gap_ci_low", "conv_gap_ci_high", "conv_step_sd", "conv_rel_pct", "conv_rel_pct_ci_low",
+    "conv_rel_pct_ci_high", "window_step_lo", "window_step_hi", "window_tokens_lo", "window_tokens_hi", "target",
+    "tokens_to_target", "baseline_tokens_to_target", "token_gap", "token_gap_censored", "token_gap_ci_low",
+    "token_gap_ci_high", "entropy_gap", "recovered_fraction", "coverage", "note"};
+
+// Collects one CSV row (columns the record does not fill stay empty) and its vary map.
+class CsvFields {
+ public:
+  explicit CsvFields(const char* level) : row_(kCsvColumns.size()) { csv("level", level); }
+  template <class T>
+  void operator()(const char*, const T&) {}  // JSON only
+  template <class T>
+  void operator()(const char*, const T& x, const char* col) {
+    csv(col, x);
+  }
+  void operator()(const char*, const std::map<std::string, std::string>& m, const char*) {
+    vary_ = m;  // the vary.KEY columns
+  }
+  void operator()(const char*, const SeedStats& s, const char* col, CsvStats which = kMean) {
+    csv(col, s.mean);
+    if (which == kCi) {
+      csv(std::string(col) + "_ci_low", s.ci_low);
+      csv(std::string(col) + "_ci_high", s.ci_high);
+    }
+  }
+  void gap(const GapStats& g, const char* col) { (*this)(nullptr, g.stats, col, kCi); }
+  void csv(const std::string& col, const std::string& s) { row_[column(col)] = s; }
+  void csv(const std::string& col, const char* s) { csv(col, std::string(s)); }
+  void csv(const std::string& col, double x) { csv(col, csv_num(x)); }
+  void csv(const std::string& col, bool b) { csv(col, std::string(b ? "1" : "0")); }
+  void csv(const std::string& col, int x) { csv(col, std::to_string(x)); }
+  void csv(const std::string& col, int64_t x) { csv(col, std::to_string(x)); }
+  void begin(const char*) {}
+  void end() {}
+  const std::vector<std::string>& row() const { return row_; }
+  const std::map<std::string, std::string>& vary() const { return vary_; }
+
+ private:
+  static size_t column(const std::string& col) {
+    const auto it = std::find(kCsvColumns.begin(), kCsvColumns.end(), col);
+    if (it == kCsvColumns.end()) throw std::logic_error("report.csv has no column " + col);
+    return size_t(it - kCsvColumns.begin());
+  }
+  std::vector<std::string> row_;
+  std::map<std::string, std::string> vary_;
+};
+
+// ---------------------------------------------------------------------------- Markdown tables
+
+// A Markdown table column: its header and its cell for one row, so a new column is one line. The
+// tables are views for a reader (rounded, signed, units, several fields to a cell, in their own
+// order), so they have these column lists rather than walking the field lists above.
+template <class T>
+struct Column {
+  std::string header;
+  std::function<std::string(const T&)> cell;
+};
+
+template <class T>
+std::string table(const std::vector<Column<T>>& columns, const std::vector<const T*>& rows) {
+  std::vector<std::string> cells;
+  for (const auto& c : columns) cells.push_back(c.header);
+  std::string out = header_row(cells);
+  for (const T* x : rows) {
+    cells.clear();
+    for (const auto& c : columns) cells.push_back(c.cell(*x));
+    out += row(cells);
+  }
+  return out;
+}
+
+template <class T>
+std::vector<const T*> all(const std::vector<T>& xs) {
+  std::vector<const T*> out;
+  for (const T& x : xs) out.push_back(&x);
+  return out;
+}
+
+// The cells that pass `keep`, ordered by config group, then seed, then cell index (per-seed tables).
+std::vector<const CellResult*> cells_by_group(const AnalysisReport& r, const std::function<bool(const CellResult&)>& keep) {
+  std::vector<const CellResult*> out;
+  for (const CellResult& c : r.cells)
+    if (keep(c)) out.push_back(&c);
+  std::stable_sort(out.begin(), out.end(), [](const CellResult* x, const CellResult* y) {
+    return std::tie(x->group, x->seed, x->index) < std::tie(y->group, y->seed, y->index);
   });
-  return order;
+  return out;
 }
 
 }  // namespace
 
 // ---------------------------------------------------------------------------- JSON
 
+namespace {
+
+// A JSON array of records, each an object of its field list.
+template <class T>
+void json_records(Json& j, const char* key, const AnalysisReport& r, const std::vector<T>& records) {
+  JsonFields v(j, r.settings.confidence);
+  j.begin_array(key);
+  for (const T& x : records) {
+    j.begin_object();
+    fields(r, x, v);
+    j.end_object();
+  }
+  j.end_array();
+}
+
+}  // namespace
+
 std::string to_json(const AnalysisReport& r) {
-  const double conf = r.settings.confidence;
   Json j;
   j.begin_object();
   j.value("fp4lab_analysis_version", kAnalysisJsonVersion);
@@ -189,7 +510,7 @@ std::string to_json(const AnalysisReport& r) {
       .value("window_tokens_min", r.settings.window_by_tokens ? r.settings.window_tokens_min : kNaN)
       .value("window_tokens_max", r.settings.window_by_tokens ? r.settings.window_tokens_max : kNaN)
       .value("budget_key", r.settings.budget_key)
-      .value("confidence", conf)
+      .value("confidence", r.settings.confidence)
       .end_object();
   j.map("baseline", r.baseline);
   j.begin_array("vary_keys");
@@ -199,166 +520,12 @@ std::string to_json(const AnalysisReport& r) {
   j.begin_array("notes");
   for (const auto& n : r.notes) j.value(nullptr, n);
   j.end_array();
-
-  j.begin_array("groups");
-  for (const auto& g : r.groups) {
-    j.begin_object();
-    j.value("index", g.index).value("label", g.label).map("vary", g.vary).value("is_baseline", g.is_baseline);
-    j.value("reference", g.reference >= 0 ? r.groups[g.reference].label : std::string());
-    j.begin_array("cells");
-    for (int c : g.cells) j.value(nullptr, r.cells[c].id);
-    j.end_array();
-    j.value("n_cells", g.n_cells).value("n_included", g.n_included);
-    stats(j, "converged_gap", g.converged_gap, conf);
-    stats(j, "converged_rel_pct", g.converged_rel_pct, conf);
-    stats(j, "converged_step_sd", g.converged_step_sd, conf);
-    j.value("window_step_lo", g.window_step_lo).value("window_step_hi", g.window_step_hi);
-    j.value("window_tokens_lo", g.window_tokens_lo).value("window_tokens_hi", g.window_tokens_hi);
-    stats(j, "final_loss", g.final_loss, conf);
-    stats(j, "final_gap", g.final_gap, conf);
-    stats(j, "final_rel_pct", g.final_rel_pct, conf);
-    stats(j, "target", g.target, conf);
-    stats(j, "tokens_to_target", g.tokens_to_target, conf);
-    stats(j, "token_gap", g.token_gap, conf);
-    j.value("token_gap_censored", g.token_gap_censored).value("n_censored", g.n_censored);
-    stats(j, "entropy_gap", g.entropy_gap, conf);
-    stats(j, "step_seconds", g.step_seconds, conf);
-    stats(j, "tokens_per_second", g.tokens_per_second, conf);
-    stats(j, "model_tflops", g.model_tflops, conf);
-    stats(j, "mfu", g.mfu, conf);
-    j.value("step_time_ratio", g.step_time_ratio);
-    j.value("coverage", g.coverage).value("has_switch", g.has_switch);
-    j.value("switch_reference", g.switch_reference >= 0 ? r.groups[g.switch_reference].label : std::string());
-    j.value("recovered_fraction", g.recovered_fraction);
-    stats(j, "recovered_fraction_seeds", g.recovered_fraction_seeds, conf);
-    j.value("note", g.note);
-    j.end_object();
-  }
-  j.end_array();
-
-  j.begin_array("cells");
-  for (const auto& c : r.cells) {
-    j.begin_object();
-    j.value("index", c.index).value("id", c.id).value("file", c.file).value("seed", c.seed).map("vary", c.vary);
-    j.value("group", c.group >= 0 ? r.groups[c.group].label : std::string()).value("is_baseline", c.is_baseline);
-    j.value("state", c.state).value("status_step", c.status_step).value("message", c.message);
-    j.value("steps", c.steps).value("last_step", c.last_step).value("tokens", c.tokens);
-    j.value("last_train_loss", c.last_train_loss).value("final_train_ema", c.final_train_ema);
-    j.value("final_val_loss", c.final_val_loss).value("final_loss", c.final_loss);
-    j.value("final_loss_kind", c.final_loss_kind);
-    j.value("entropy_rate", c.entropy_rate >= 0 ? c.entropy_rate : kNaN).value("entropy_gap", c.entropy_gap);
-    j.value("included", c.included);
-    j.value("reference", c.reference >= 0 ? r.cells[c.reference].id : std::string());
-    j.value("target", c.target);
-    j.value("reached", c.crossing.reached).value("tokens_to_target", c.crossing.tokens);
-    j.value("baseline_reached", c.ref_crossing.reached).value("baseline_tokens_to_target", c.ref_crossing.tokens);
-    j.value("token_gap", c.token_gap).value("token_gap_censored", c.token_gap_censored);
-    j.begin_object("converged")
-        .value("n_steps", c.converged.n_steps)
-        .value("step_lo", c.converged.step_lo)
-        .value("step_hi", c.converged.step_hi)
-        .value("tokens_lo", c.converged.tokens_lo)
-        .value("tokens_hi", c.converged.tokens_hi)
-        .value("mean_gap", c.converged.mean_gap)
-        .value("sd_gap", c.converged.sd_gap)
-        .value("mean_rel_pct", c.converged.mean_rel_pct)
-        .end_object();
-    j.value("final_gap", c.final_gap).value("final_rel_pct", c.final_rel_pct).value("final_gap_kind", c.final_gap_kind);
-    j.value("coverage", c.coverage).value("model_params", c.model_params);
-    j.value("step_seconds", c.step_seconds).value("tokens_per_second", c.tokens_per_second);
-    j.value("model_tflops", c.model_tflops).value("gemm_peak_gflops", c.gemm_peak_gflops).value("mfu", c.mfu);
-    j.value("threads", c.threads);
-    j.value("note", c.note);
-    j.end_object();
-  }
-  j.end_array();
-
-  j.begin_array("budget_families");
-  for (size_t fi = 0; fi < r.budget_families.size(); ++fi) {
-    const BudgetFamily& f = r.budget_families[fi];
-    const bool is_reference = f.reference == static_cast<int>(fi);
-    j.begin_object();
-    j.value("label", f.label).map("vary", f.vary).value("is_baseline", f.is_baseline);
-    j.value("reference", f.reference >= 0 ? r.budget_families[f.reference].label : std::string());
-    j.begin_array("budgets");
-    for (double b : f.budgets) j.value(nullptr, b);
-    j.end_array();
-    j.begin_array("final_loss");
-    for (double l : f.final_loss) j.value(nullptr, l);
-    j.end_array();
-    j.begin_array("n_seeds");
-    for (int s : f.n_seeds) j.value(nullptr, s);
-    j.end_array();
-    j.value("final_loss_kind", f.final_loss_kind);
-    j.value("base_budget", f.base_budget).value("reference_loss", f.reference_loss);
-    j.value("match", is_reference ? "reference" : match_name(f.crossing.match));
-    j.value("matched_budget", is_reference ? kNaN : f.crossing.budget);
-    j.value("token_gap", f.token_gap);
-    stats(j, "token_gap_seeds", f.token_gap_seeds, conf);
-    j.value("note", f.note);
-    j.end_object();
-  }
-  j.end_array();
-
-  j.begin_array("comparisons");
-  for (const auto& c : r.comparisons) {
-    auto gap = [&](const char* key, const GapStats& g, bool with_ci) {
-      j.begin_object(key).value("n", g.stats.n).value("mean", g.stats.mean).value("sd", g.stats.sd);
-      j.value("ci_low", with_ci ? g.stats.ci_low : kNaN).value("ci_high", with_ci ? g.stats.ci_high : kNaN);
-      j.value("ci_level", with_ci && g.stats.has_ci ? conf : kNaN);
-      j.begin_array("per_seed");
-      for (double x : g.per_seed) j.value(nullptr, x);
-      j.end_array();
-    };
-    j.begin_object();
-    j.value("a", c.a).value("b", c.b).map("a_selector", c.a_selector).map("b_selector", c.b_selector);
-    j.value("n_seeds", c.n_seeds());
-    j.begin_array("seeds");
-    for (int64_t seed : c.seeds) j.value(nullptr, seed);
-    j.end_array();
-    gap("converged_gap", c.converged_gap, true);
-    j.value("window_step_lo", c.window_step_lo).value("window_step_hi", c.window_step_hi).end_object();
-    gap("final_gap", c.final_gap, true);
-    j.value("kind", c.final_gap_kind).end_object();
-    gap("token_gap", c.token_gap, true);
-    j.value("form", c.token_gap_form).value("censored", c.token_gap_censored).value("below", c.token_gap_below);
-    j.value("lower_bound", c.token_gap_censored > 0).value("text", c.token_gap_text()).end_object();
-    j.value("note", c.note);
-    j.end_object();
-  }
-  j.end_array();
-
-  j.begin_array("quant");
-  for (const auto& q : r.quant_summary) {
-    j.begin_object()
-        .value("group", r.groups[q.group].label)
-        .value("operand", q.label)
-        .value("step", q.step)
-        .value("sqnr_db", q.sqnr_db)
-        .value("frac_flushed", q.frac_flushed)
-        .value("frac_saturated", q.frac_saturated)
-        .value("whatif_nvfp4_sqnr_db", q.whatif_nvfp4_sqnr_db)
-        .value("whatif_mxfp4_sqnr_db", q.whatif_mxfp4_sqnr_db)
-        .value("bias_shrinkage", q.bias_shrinkage)
-        .value("sr_rms_k1", q.sr_rms_k1)
-        .value("sr_rms_k64", q.sr_rms_k64)
-        .end_object();
-  }
-  j.end_array();
-  j.begin_array("gnr");
-  for (const auto& g : r.gnr_summary) {
-    j.begin_object()
-        .value("group", r.groups[g.group].label)
-        .value("step", g.step)
-        .value("n_layers", g.n_layers)
-        .value("min_gnr", g.min_gnr)
-        .value("median_gnr", g.median_gnr)
-        .value("n_below_threshold", g.n_below)
-        .value("threshold", kGnrThreshold)
-        .value("lowest_layer", g.lowest_layer)
-        .end_object();
-  }
-  j.end_array();
+  json_records(j, "groups", r, r.groups);
+  json_records(j, "cells", r, r.cells);
+  json_records(j, "budget_families", r, r.budget_families);
+  json_records(j, "comparisons", r, r.comparisons);
+  json_records(j, "quant", r, r.quant_summary);
+  json_records(j, "gnr", r, r.gnr_summary);
   j.end_object();
   return j.str();
 }
@@ -369,40 +536,46 @@ std::string summary_table(const AnalysisReport& r) {
   const std::string conf = fixed(r.settings.confidence * 100, 0) + "%";
   int baselines = 0;
   for (const auto& g : r.groups) baselines += g.is_baseline;
-  const bool show_reference = baselines > 1;  // say which baseline each config is compared with
-  std::vector<std::string> names = {"config", "seeds", "converged gap (nats)", conf + " CI", "per-step sd",
-                                    "converged rel. %", "final loss", "final gap (nats)", conf + " CI",
-                                    "final rel. %", "token gap", "gap to entropy", "note"};
-  if (show_reference) names.insert(names.begin() + 1, "vs baseline");
-  std::string out = header_row(names);
-  for (const auto& g : r.groups) {
-    const std::string seeds = std::to_string(g.n_included) + (g.n_included != g.n_cells ? "/" + std::to_string(g.n_cells) : "");
-    std::vector<std::string> cells;
-    if (g.is_baseline)
-      cells = {group_name(r, g.index), seeds, "baseline", "", "", "", fixed(g.final_loss.mean, 4), "", "", "", "",
-               fixed(g.entropy_gap.mean, 4), g.note};
-    else
-      cells = {group_name(r, g.index), seeds, fixed(g.converged_gap.mean, 4, true), ci_text(g.converged_gap, 4),
-               fixed(g.converged_step_sd.mean, 4), pct(g.converged_rel_pct.mean, 2, false),
-               fixed(g.final_loss.mean, 4), fixed(g.final_gap.mean, 4, true), ci_text(g.final_gap, 4),
-               pct(g.final_rel_pct.mean, 2, false), token_gap_text(g), fixed(g.entropy_gap.mean, 4), g.note};
-    if (show_reference) cells.insert(cells.begin() + 1, g.is_baseline ? "" : group_name(r, g.reference));
-    out += row(cells);
-  }
-  return out;
+  // A baseline row shows its final loss and gap to entropy only.
+  auto gap = [](std::function<std::string(const GroupResult&)> f) {
+    return [f](const GroupResult& g) { return g.is_baseline ? std::string() : f(g); };
+  };
+  std::vector<Column<GroupResult>> cols = {
+      {"config", [&](const GroupResult& g) { return group_name(r, g.index); }},
+      {"seeds", [](const GroupResult& g) {
+         return std::to_string(g.n_included) + (g.n_included != g.n_cells ? std::string("/") + std::to_string(g.n_cells) : "");
+       }},
+      {"converged gap (nats)", [](const GroupResult& g) { return g.is_baseline ? "baseline" : fixed(g.converged_gap.mean, 4, true); }},
+      {conf + " CI", gap([](const GroupResult& g) { return ci_text(g.converged_gap, 4); })},
+      {"per-step sd", gap([](const GroupResult& g) { return fixed(g.converged_step_sd.mean, 4); })},
+      {"converged rel. %", gap([](const GroupResult& g) { return pct(g.converged_rel_pct.mean, 2, false); })},
+      {"final loss", [](const GroupResult& g) { return fixed(g.final_loss.mean, 4); }},
+      {"final gap (nats)", gap([](const GroupResult& g) { return fixed(g.final_gap.mean, 4, true); })},
+      {conf + " CI", gap([](const GroupResult& g) { return ci_text(g.final_gap, 4); })},
+      {"final rel. %", gap([](const GroupResult& g) { return pct(g.final_rel_pct.mean, 2, false); })},
+      {"token gap", gap([](const GroupResult& g) { return token_gap_text(g); })},
+      {"gap to entropy", [](const GroupResult& g) { return fixed(g.entropy_gap.mean, 4); }},
+      {"note", [](const GroupResult& g) { return g.note; }}};
+  if (baselines > 1)  // say which baseline each config is compared with
+    cols.insert(cols.begin() + 1, {"vs baseline", gap([&](const GroupResult& g) { return group_name(r, g.reference); })});
+  return table(cols, all(r.groups));
 }
 
 std::string comparison_table(const AnalysisReport& r) {
   if (r.comparisons.empty()) return "";
-  std::string out = header_row({"A", "B", "seeds", "converged gap A − B (nats)", "CI", "final gap A − B (nats)", "CI",
-                                "tokens A needs for B's final loss", "note"});
-  for (const auto& c : r.comparisons) {
-    const std::string form = c.token_gap_form == "multi_budget" ? " (budgets)" : "";
-    out += row({c.a, c.b, std::to_string(c.n_seeds()), fixed(c.converged_gap.stats.mean, 4, true),
-                ci_text(c.converged_gap.stats, 4), fixed(c.final_gap.stats.mean, 4, true) + " (" + c.final_gap_kind + ")",
-                ci_text(c.final_gap.stats, 4), c.token_gap_text() + form, c.note});
-  }
-  return out;
+  return table<Comparison>(
+      {{"A", [](const Comparison& c) { return c.a; }},
+       {"B", [](const Comparison& c) { return c.b; }},
+       {"seeds", [](const Comparison& c) { return std::to_string(c.n_seeds()); }},
+       {"converged gap A − B (nats)", [](const Comparison& c) { return fixed(c.converged_gap.stats.mean, 4, true); }},
+       {"CI", [](const Comparison& c) { return ci_text(c.converged_gap.stats, 4); }},
+       {"final gap A − B (nats)",
+        [](const Comparison& c) { return fixed(c.final_gap.stats.mean, 4, true) + " (" + c.final_gap_kind + ")"; }},
+       {"CI", [](const Comparison& c) { return ci_text(c.final_gap.stats, 4); }},
+       {"tokens A needs for B's final loss",
+        [](const Comparison& c) { return c.token_gap_text() + (c.token_gap_form == "multi_budget" ? " (budgets)" : ""); }},
+       {"note", [](const Comparison& c) { return c.note; }}},
+      all(r.comparisons));
 }
 
 std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>& images, const std::string& base_dir) {
@@ -435,17 +608,19 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
   md << "## Tokens to target\n\n";
   md << "Per seed: target, tokens at which the curve first reaches it (\"> budget\" = never reached, "
         "censored), the same-seed baseline's tokens, and the gap T_config / T_baseline − 1.\n\n";
-  md << header_row({"config", "seed", "target (nats)", "tokens to target", "baseline tokens", "token gap"});
-  for (int ci : cells_by_group(r)) {
-    const CellResult& c = r.cells[ci];
-    if (!c.included || !std::isfinite(c.target)) continue;
-    const std::string t = c.crossing.reached ? tokens_text(c.crossing.tokens) : "> " + tokens_text(c.crossing.tokens);
-    const std::string tb = c.ref_crossing.reached ? tokens_text(c.ref_crossing.tokens) : "> " + tokens_text(c.ref_crossing.tokens);
-    const std::string gap = c.is_baseline ? "baseline"
-                            : !std::isfinite(c.token_gap) ? "—"
-                            : (c.token_gap_censored ? "> " : "") + pct(c.token_gap, 1, true);
-    md << row({group_name(r, c.group), std::to_string(c.seed), fixed(c.target, 4), t, tb, gap});
-  }
+  auto crossing_text = [](const Crossing& x) { return (x.reached ? "" : "> ") + tokens_text(x.tokens); };
+  md << table<CellResult>(
+      {{"config", [&](const CellResult& c) { return group_name(r, c.group); }},
+       {"seed", [](const CellResult& c) { return std::to_string(c.seed); }},
+       {"target (nats)", [](const CellResult& c) { return fixed(c.target, 4); }},
+       {"tokens to target", [&](const CellResult& c) { return crossing_text(c.crossing); }},
+       {"baseline tokens", [&](const CellResult& c) { return crossing_text(c.ref_crossing); }},
+       {"token gap", [](const CellResult& c) {
+          return c.is_baseline                  ? std::string("baseline")
+                 : !std::isfinite(c.token_gap) ? std::string("—")
+                                                : (c.token_gap_censored ? "> " : "") + pct(c.token_gap, 1, true);
+        }}},
+      cells_by_group(r, [](const CellResult& c) { return c.included && std::isfinite(c.target); }));
   md << "\n";
 
   if (r.multi_budget) {
@@ -454,53 +629,72 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
        << ", mean over seeds) per total budget `" << s.budget_key
        << "`, interpolated piecewise-linearly in the budget to the baseline's final loss at its base budget; "
           "gap = budget / base budget − 1 (NVIDIA's \"36% more tokens\").\n\n";
-    md << header_row({"family", "budgets", "final losses", "base budget", "reference loss", "matched budget", "token gap",
-                      "per-seed " + conf + " CI", "note"});
-    for (const auto& f : r.budget_families) {
-      std::string budgets, losses;
-      for (size_t i = 0; i < f.budgets.size(); ++i) {
-        budgets += (i ? ", " : "") + tokens_text(f.budgets[i]);
-        losses += (i ? ", " : "") + fixed(f.final_loss[i], 4);
-      }
-      std::string matched = tokens_text(f.crossing.budget), gap = pct(f.token_gap, 1, true);
-      if (f.crossing.match == BudgetMatch::above_all) matched = "> " + matched, gap = "> " + gap;
-      if (f.crossing.match == BudgetMatch::below_all) matched = "≤ " + matched, gap = "≤ " + gap;
-      if (!std::isfinite(f.reference_loss)) matched = gap = "—";
-      if (f.is_baseline && f.reference >= 0 && &r.budget_families[f.reference] == &f) matched = gap = "reference";
-      md << row({f.label + (f.is_baseline ? " (baseline)" : ""), budgets, losses, tokens_text(f.base_budget),
-                 fixed(f.reference_loss, 4), matched, gap, ci_text(f.token_gap_seeds, 1, 100, "%"), f.note});
-    }
+    // Matched budget and token gap: "> " a lower bound, "≤ " an upper bound.
+    auto matched = [&](const BudgetFamily& f, const std::string& value) {
+      if (f.is_baseline && f.reference >= 0 && &r.budget_families[size_t(f.reference)] == &f) return std::string("reference");
+      if (!std::isfinite(f.reference_loss)) return std::string("—");
+      if (f.crossing.match == BudgetMatch::above_all) return "> " + value;
+      if (f.crossing.match == BudgetMatch::below_all) return "≤ " + value;
+      return value;
+    };
+    auto list = [](const std::vector<double>& xs, const std::function<std::string(double)>& text) {
+      std::string out;
+      for (size_t i = 0; i < xs.size(); ++i) out += (i ? ", " : "") + text(xs[i]);
+      return out;
+    };
+    md << table<BudgetFamily>(
+        {{"family", [](const BudgetFamily& f) { return f.label + (f.is_baseline ? " (baseline)" : ""); }},
+         {"budgets", [&](const BudgetFamily& f) { return list(f.budgets, tokens_text); }},
+         {"final losses", [&](const BudgetFamily& f) { return list(f.final_loss, [](double x) { return fixed(x, 4); }); }},
+         {"base budget", [](const BudgetFamily& f) { return tokens_text(f.base_budget); }},
+         {"reference loss", [](const BudgetFamily& f) { return fixed(f.reference_loss, 4); }},
+         {"matched budget", [&](const BudgetFamily& f) { return matched(f, tokens_text(f.crossing.budget)); }},
+         {"token gap", [&](const BudgetFamily& f) { return matched(f, pct(f.token_gap, 1, true)); }},
+         {"per-seed " + conf + " CI", [](const BudgetFamily& f) { return ci_text(f.token_gap_seeds, 1, 100, "%"); }},
+         {"note", [](const BudgetFamily& f) { return f.note; }}},
+        all(r.budget_families));
     md << "\n";
   }
 
   md << "## Converged regime and final loss per cell\n\n";
   md << "Paired per-step difference of the raw training loss (config − same-seed baseline) over "
      << s.window_text() << "; per-step sd is the step-to-step noise of that difference.\n\n";
-  md << header_row({"config", "seed", "window steps", "window tokens", "mean gap (nats)", "per-step sd", "rel. %",
-                    "final gap (nats)", "final rel. %", "final kind"});
-  for (int ci : cells_by_group(r)) {
-    const CellResult& c = r.cells[ci];
-    if (!c.included || c.is_baseline || c.reference < 0) continue;
-    const PairedGap& p = c.converged;
-    md << row({group_name(r, c.group), std::to_string(c.seed),
-               p.n_steps ? std::to_string(p.step_lo) + "–" + std::to_string(p.step_hi) + " (" + std::to_string(p.n_steps) + ")" : "—",
-               p.n_steps ? tokens_text(p.tokens_lo) + "–" + tokens_text(p.tokens_hi) : "—", fixed(p.mean_gap, 4, true),
-               fixed(p.sd_gap, 4), pct(p.mean_rel_pct, 2, false), fixed(c.final_gap, 4, true),
-               pct(c.final_rel_pct, 2, false), c.final_gap_kind});
-  }
+  md << table<CellResult>(
+      {{"config", [&](const CellResult& c) { return group_name(r, c.group); }},
+       {"seed", [](const CellResult& c) { return std::to_string(c.seed); }},
+       {"window steps", [](const CellResult& c) {
+          const PairedGap& p = c.converged;
+          return p.n_steps ? std::to_string(p.step_lo) + "–" + std::to_string(p.step_hi) + " (" + std::to_string(p.n_steps) + ")" : "—";
+        }},
+       {"window tokens", [](const CellResult& c) {
+          const PairedGap& p = c.converged;
+          return p.n_steps ? tokens_text(p.tokens_lo) + "–" + tokens_text(p.tokens_hi) : "—";
+        }},
+       {"mean gap (nats)", [](const CellResult& c) { return fixed(c.converged.mean_gap, 4, true); }},
+       {"per-step sd", [](const CellResult& c) { return fixed(c.converged.sd_gap, 4); }},
+       {"rel. %", [](const CellResult& c) { return pct(c.converged.mean_rel_pct, 2, false); }},
+       {"final gap (nats)", [](const CellResult& c) { return fixed(c.final_gap, 4, true); }},
+       {"final rel. %", [](const CellResult& c) { return pct(c.final_rel_pct, 2, false); }},
+       {"final kind", [](const CellResult& c) { return c.final_gap_kind; }}},
+      cells_by_group(r, [](const CellResult& c) { return c.included && !c.is_baseline && c.reference >= 0; }));
   md << "\n";
 
   md << "## Cells\n\n";
-  md << header_row({"#", "id", "config", "seed", "state", "step", "tokens", "last train loss", "final loss", "note"});
-  for (const auto& c : r.cells) {
-    const bool no_run = c.state == "pending" || c.state == "unreadable";
-    const std::string step = no_run ? "—" : std::to_string(c.last_step);
-    std::string note = c.note;
-    if (!c.message.empty()) note = c.message + (note.empty() ? "" : "; " + note);
-    md << row({std::to_string(c.index), "`" + c.id + "`", group_name(r, c.group), std::to_string(c.seed), c.state, step,
-               no_run ? "—" : tokens_text(c.tokens), fixed(c.last_train_loss, 4),
-               std::isfinite(c.final_loss) ? fixed(c.final_loss, 4) + " (" + c.final_loss_kind + ")" : "—", note});
-  }
+  auto has_run = [](const CellResult& c) { return c.state != "pending" && c.state != "unreadable"; };
+  md << table<CellResult>(
+      {{"#", [](const CellResult& c) { return std::to_string(c.index); }},
+       {"id", [](const CellResult& c) { return "`" + c.id + "`"; }},
+       {"config", [&](const CellResult& c) { return group_name(r, c.group); }},
+       {"seed", [](const CellResult& c) { return std::to_string(c.seed); }},
+       {"state", [](const CellResult& c) { return c.state; }},
+       {"step", [&](const CellResult& c) { return has_run(c) ? std::to_string(c.last_step) : "—"; }},
+       {"tokens", [&](const CellResult& c) { return has_run(c) ? tokens_text(c.tokens) : "—"; }},
+       {"last train loss", [](const CellResult& c) { return fixed(c.last_train_loss, 4); }},
+       {"final loss", [](const CellResult& c) {
+          return std::isfinite(c.final_loss) ? fixed(c.final_loss, 4) + " (" + c.final_loss_kind + ")" : "—";
+        }},
+       {"note", [](const CellResult& c) { return c.message.empty() ? c.note : c.message + (c.note.empty() ? "" : "; " + c.note); }}},
+      all(r.cells));
   md << "\n";
   std::vector<const CellResult*> problems;
   for (const auto& c : r.cells)
@@ -520,18 +714,24 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
         "`flops_per_token` in the run file), and MFU = model TFLOP/s / the fp32 GEMM rate each run measured at its "
         "start with its thread count. Runs that shared the machine (`--jobs`) share its cores. Step time / baseline: "
         "the cost of the config's emulated numerics against its baseline's.\n\n";
-  md << header_row({"config", "runs", "step time (ms)", "tokens/s", "model TFLOP/s", "MFU", "step time / baseline"});
-  for (const auto& g : r.groups)
-    md << row({group_name(r, g.index), std::to_string(g.step_seconds.n), fixed(g.step_seconds.mean * 1e3, 1),
-               fixed(g.tokens_per_second.mean, 0), fixed(g.model_tflops.mean, 4), std::isfinite(g.mfu.mean) ? fixed(g.mfu.mean * 100, 1) + "%" : "—",
-               g.is_baseline ? "1 (baseline)" : fixed(g.step_time_ratio, 2)});
+  md << table<GroupResult>(
+      {{"config", [&](const GroupResult& g) { return group_name(r, g.index); }},
+       {"runs", [](const GroupResult& g) { return std::to_string(g.step_seconds.n); }},
+       {"step time (ms)", [](const GroupResult& g) { return fixed(g.step_seconds.mean * 1e3, 1); }},
+       {"tokens/s", [](const GroupResult& g) { return fixed(g.tokens_per_second.mean, 0); }},
+       {"model TFLOP/s", [](const GroupResult& g) { return fixed(g.model_tflops.mean, 4); }},
+       {"MFU", [](const GroupResult& g) { return std::isfinite(g.mfu.mean) ? fixed(g.mfu.mean * 100, 1) + "%" : "—"; }},
+       {"step time / baseline",
+        [](const GroupResult& g) { return g.is_baseline ? "1 (baseline)" : fixed(g.step_time_ratio, 2); }}},
+      all(r.groups));
   md << "\n";
 
   md << "## Coverage\n\n";
   md << "Which linear layers actually ran quantized (a layer counts when a GEMM operand ran in an 8- or 4-bit "
         "format), from each run's recipe manifest.\n\n";
-  md << header_row({"config", "coverage"});
-  for (const auto& g : r.groups) md << row({group_name(r, g.index), g.coverage.empty() ? "—" : g.coverage});
+  md << table<GroupResult>({{"config", [&](const GroupResult& g) { return group_name(r, g.index); }},
+                            {"coverage", [](const GroupResult& g) { return g.coverage.empty() ? "—" : g.coverage; }}},
+                           all(r.groups));
   md << "\n";
 
   bool any_switch = false;
@@ -540,15 +740,19 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
     md << "## Precision switch\n\n";
     md << "How much of the final-loss gap a precision switch recovers: 1 − gap_switch / gap_unswitched, the "
           "unswitched config being the same config without the switch (seed means; per-seed " << conf << " CI).\n\n";
-    md << header_row({"config", "unswitched config", "final gap (switch)", "final gap (unswitched)", "recovered",
-                      "per-seed " + conf + " CI"});
-    for (const auto& g : r.groups) {
-      if (!g.has_switch) continue;
-      const GroupResult* u = g.switch_reference >= 0 ? &r.groups[g.switch_reference] : nullptr;
-      md << row({group_name(r, g.index), u ? group_name(r, u->index) : "—", fixed(g.final_gap.mean, 4, true),
-                 u ? fixed(u->final_gap.mean, 4, true) : "—", pct(g.recovered_fraction, 1, true),
-                 ci_text(g.recovered_fraction_seeds, 1, 100, "%")});
-    }
+    auto unswitched = [&](const GroupResult& g) { return g.switch_reference >= 0 ? &r.groups[size_t(g.switch_reference)] : nullptr; };
+    std::vector<const GroupResult*> rows;
+    for (const auto& g : r.groups)
+      if (g.has_switch) rows.push_back(&g);
+    md << table<GroupResult>(
+        {{"config", [&](const GroupResult& g) { return group_name(r, g.index); }},
+         {"unswitched config", [&](const GroupResult& g) { return unswitched(g) ? group_name(r, unswitched(g)->index) : "—"; }},
+         {"final gap (switch)", [](const GroupResult& g) { return fixed(g.final_gap.mean, 4, true); }},
+         {"final gap (unswitched)",
+          [&](const GroupResult& g) { return unswitched(g) ? fixed(unswitched(g)->final_gap.mean, 4, true) : "—"; }},
+         {"recovered", [](const GroupResult& g) { return pct(g.recovered_fraction, 1, true); }},
+         {"per-seed " + conf + " CI", [](const GroupResult& g) { return ci_text(g.recovered_fraction_seeds, 1, 100, "%"); }}},
+        rows);
     md << "\n";
   }
 
@@ -559,13 +763,19 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
           "(after any RHT); negative when quantization shrinks magnitudes. SR rms (stochastic-rounding operands): "
           "rms(mean of k extra draws − x) / rms(x) on the leading rows; unbiased SR falls as 1/√k (k=64 ≈ k=1 / 8) "
           "down to a floor: the 8-bit SR resolution and deterministic errors such as clipped block maxima.\n\n";
-    md << header_row({"config", "GEMM operand", "step", "SQNR (dB)", "flushed to zero", "saturated",
-                      "as nvfp4 (dB)", "as mxfp4 (dB)", "shrinkage", "SR rms k=1", "SR rms k=64"});
-    for (const auto& q : r.quant_summary)
-      md << row({group_name(r, q.group), q.label, std::to_string(q.step), fixed(q.sqnr_db, 2),
-                 fixed(q.frac_flushed * 100, 3) + "%", fixed(q.frac_saturated * 100, 4) + "%",
-                 fixed(q.whatif_nvfp4_sqnr_db, 2), fixed(q.whatif_mxfp4_sqnr_db, 2),
-                 fixed(q.bias_shrinkage, 4, true), fixed(q.sr_rms_k1, 4), fixed(q.sr_rms_k64, 4)});
+    md << table<QuantSummary>(
+        {{"config", [&](const QuantSummary& q) { return group_name(r, q.group); }},
+         {"GEMM operand", [](const QuantSummary& q) { return q.label; }},
+         {"step", [](const QuantSummary& q) { return std::to_string(q.step); }},
+         {"SQNR (dB)", [](const QuantSummary& q) { return fixed(q.sqnr_db, 2); }},
+         {"flushed to zero", [](const QuantSummary& q) { return fixed(q.frac_flushed * 100, 3) + "%"; }},
+         {"saturated", [](const QuantSummary& q) { return fixed(q.frac_saturated * 100, 4) + "%"; }},
+         {"as nvfp4 (dB)", [](const QuantSummary& q) { return fixed(q.whatif_nvfp4_sqnr_db, 2); }},
+         {"as mxfp4 (dB)", [](const QuantSummary& q) { return fixed(q.whatif_mxfp4_sqnr_db, 2); }},
+         {"shrinkage", [](const QuantSummary& q) { return fixed(q.bias_shrinkage, 4, true); }},
+         {"SR rms k=1", [](const QuantSummary& q) { return fixed(q.sr_rms_k1, 4); }},
+         {"SR rms k=64", [](const QuantSummary& q) { return fixed(q.sr_rms_k64, 4); }}},
+        all(r.quant_summary));
     md << "\n";
   }
 
@@ -574,10 +784,15 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
     md << "GNR = ‖dW‖ / (σ_q·√d), dW from fp32 wgrad operands, σ_q the rms of the quantized wgrad's error "
           "(Chmiel et al.). Below √3 ≈ 1.732 progress stalls: switch that layer's gradients to higher precision. "
           "Min, median and layers below √3 per run, averaged over seeds.\n\n";
-    md << header_row({"config", "step", "layers", "min GNR", "median GNR", "layers < √3", "lowest layer"});
-    for (const auto& g : r.gnr_summary)
-      md << row({group_name(r, g.group), std::to_string(g.step), std::to_string(g.n_layers), gnr_text(g.min_gnr),
-                 gnr_text(g.median_gnr), fixed(g.n_below, 1), g.lowest_layer});
+    md << table<GnrSummary>(
+        {{"config", [&](const GnrSummary& g) { return group_name(r, g.group); }},
+         {"step", [](const GnrSummary& g) { return std::to_string(g.step); }},
+         {"layers", [](const GnrSummary& g) { return std::to_string(g.n_layers); }},
+         {"min GNR", [](const GnrSummary& g) { return gnr_text(g.min_gnr); }},
+         {"median GNR", [](const GnrSummary& g) { return gnr_text(g.median_gnr); }},
+         {"layers < √3", [](const GnrSummary& g) { return fixed(g.n_below, 1); }},
+         {"lowest layer", [](const GnrSummary& g) { return g.lowest_layer; }}},
+        all(r.gnr_summary));
     md << "\n";
   }
 
@@ -633,92 +848,28 @@ std::string to_csv(const AnalysisReport& r) {
   for (const auto& c : r.cells)
     for (const auto& [k, v] : c.vary) keys.insert(k);
   std::ostringstream os;
-  const std::vector<std::string> cols = {
-      "level", "group", "config", "is_baseline", "index", "id", "seed", "state", "step", "tokens", "n_seeds",
-      "final_loss", "final_loss_kind", "final_gap", "final_gap_ci_low", "final_gap_ci_high", "final_rel_pct",
-      "conv_gap", "conv_gap_ci_low", "conv_gap_ci_high", "conv_step_sd", "conv_rel_pct", "conv_rel_pct_ci_low",
-      "conv_rel_pct_ci_high", "window_step_lo", "window_step_hi", "window_tokens_lo", "window_tokens_hi", "target",
-      "tokens_to_target", "baseline_tokens_to_target", "token_gap", "token_gap_censored", "token_gap_ci_low",
-      "token_gap_ci_high", "entropy_gap", "recovered_fraction", "coverage", "note"};
-  for (size_t i = 0; i < cols.size(); ++i) os << (i ? "," : "") << cols[i];
+  for (size_t i = 0; i < kCsvColumns.size(); ++i) os << (i ? "," : "") << kCsvColumns[i];
   for (const auto& k : keys) os << "," << csv_field("vary." + k);
   os << "\n";
-  auto emit = [&](const std::vector<std::string>& f, const std::map<std::string, std::string>& vary) {
-    for (size_t i = 0; i < f.size(); ++i) os << (i ? "," : "") << csv_field(f[i]);
-    for (const auto& k : keys) {
-      auto it = vary.find(k);
-      os << "," << csv_field(it == vary.end() ? "" : it->second);
+  auto rows = [&](const char* level, const auto& records) {
+    for (const auto& x : records) {
+      CsvFields v(level);
+      fields(r, x, v);
+      for (size_t i = 0; i < v.row().size(); ++i) os << (i ? "," : "") << csv_field(v.row()[i]);
+      for (const auto& k : keys) {
+        auto it = v.vary().find(k);
+        os << "," << csv_field(it == v.vary().end() ? "" : it->second);
+      }
+      os << "\n";
     }
-    os << "\n";
   };
-  for (const auto& g : r.groups) {
-    emit({"group", std::to_string(g.index), g.label, g.is_baseline ? "1" : "0", "", "", "", "", "", "",
-          std::to_string(g.n_included), csv_num(g.final_loss.mean), "", csv_num(g.final_gap.mean),
-          csv_num(g.final_gap.ci_low), csv_num(g.final_gap.ci_high), csv_num(g.final_rel_pct.mean),
-          csv_num(g.converged_gap.mean), csv_num(g.converged_gap.ci_low), csv_num(g.converged_gap.ci_high),
-          csv_num(g.converged_step_sd.mean), csv_num(g.converged_rel_pct.mean), csv_num(g.converged_rel_pct.ci_low),
-          csv_num(g.converged_rel_pct.ci_high), g.window_step_hi ? std::to_string(g.window_step_lo) : "",
-          g.window_step_hi ? std::to_string(g.window_step_hi) : "", csv_num(g.window_tokens_lo),
-          csv_num(g.window_tokens_hi), csv_num(g.target.mean), csv_num(g.tokens_to_target.mean), "",
-          csv_num(g.token_gap.mean), g.token_gap_censored ? "1" : "0", csv_num(g.token_gap.ci_low),
-          csv_num(g.token_gap.ci_high), csv_num(g.entropy_gap.mean), csv_num(g.recovered_fraction), g.coverage,
-          g.note},
-         g.vary);
-  }
-  for (const auto& c : r.comparisons) {
-    const SeedStats &fg = c.final_gap.stats, &cg = c.converged_gap.stats, &tg = c.token_gap.stats;
-    std::vector<std::string> f(cols.size());
-    auto set = [&](const char* col, const std::string& v) {
-      f[size_t(std::find(cols.begin(), cols.end(), col) - cols.begin())] = v;
-    };
-    set("level", "comparison");
-    set("config", c.a + " vs " + c.b);
-    set("is_baseline", "0");
-    set("n_seeds", std::to_string(c.n_seeds()));
-    set("final_loss_kind", c.final_gap_kind);
-    set("final_gap", csv_num(fg.mean)), set("final_gap_ci_low", csv_num(fg.ci_low)), set("final_gap_ci_high", csv_num(fg.ci_high));
-    set("conv_gap", csv_num(cg.mean)), set("conv_gap_ci_low", csv_num(cg.ci_low)), set("conv_gap_ci_high", csv_num(cg.ci_high));
-    set("token_gap", csv_num(tg.mean)), set("token_gap_ci_low", csv_num(tg.ci_low)), set("token_gap_ci_high", csv_num(tg.ci_high));
-    set("token_gap_censored", std::to_string(c.token_gap_censored));
-    set("note", c.note);
-    emit(f, {});
-  }
-  for (const auto& c : r.cells) {
-    const PairedGap& p = c.converged;
-    emit({"cell", std::to_string(c.group), c.group >= 0 ? r.groups[c.group].label : "", c.is_baseline ? "1" : "0",
-          std::to_string(c.index), c.id, std::to_string(c.seed), c.state, std::to_string(c.last_step), csv_num(c.tokens),
-          "1", csv_num(c.final_loss), c.final_loss_kind, csv_num(c.final_gap), "", "", csv_num(c.final_rel_pct),
-          csv_num(p.mean_gap), "", "", csv_num(p.sd_gap), csv_num(p.mean_rel_pct), "", "",
-          p.n_steps ? std::to_string(p.step_lo) : "", p.n_steps ? std::to_string(p.step_hi) : "", csv_num(p.tokens_lo),
-          csv_num(p.tokens_hi), csv_num(c.target), c.crossing.reached ? csv_num(c.crossing.tokens) : "",
-          c.ref_crossing.reached ? csv_num(c.ref_crossing.tokens) : "", csv_num(c.token_gap),
-          c.token_gap_censored ? "1" : "0", "", "", csv_num(c.entropy_gap), "", c.coverage,
-          c.message.empty() ? c.note : c.message + (c.note.empty() ? "" : "; " + c.note)},
-         c.vary);
-  }
+  rows("group", r.groups);
+  rows("comparison", r.comparisons);
+  rows("cell", r.cells);
   return os.str();
 }
 
 // ---------------------------------------------------------------------------- files
-
-void write_file_atomic(const std::string& path, const std::string& content) {
-  const fs::path p(path);
-  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-  const fs::path tmp = dir / ("." + p.filename().string() + ".tmp." + std::to_string(::getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-    out << content;
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  std::error_code ec;
-  fs::rename(tmp, p, ec);
-  if (ec) {
-    fs::remove(tmp);
-    throw std::runtime_error("cannot rename " + tmp.string() + " to " + path + ": " + ec.message());
-  }
-}
 
 std::vector<std::string> write_report(const AnalysisReport& report, const std::string& out_dir,
                                       const ReportOptions& options) {
@@ -734,9 +885,9 @@ std::vector<std::string> write_report(const AnalysisReport& report, const std::s
     }
   }
   const fs::path dir(out_dir);
-  write_file_atomic((dir / "analysis.json").string(), to_json(r));
-  write_file_atomic((dir / "report.csv").string(), to_csv(r));
-  write_file_atomic((dir / "report.md").string(), to_markdown(r, images, out_dir));
+  io::write_file_atomically((dir / "analysis.json").string(), to_json(r));
+  io::write_file_atomically((dir / "report.csv").string(), to_csv(r));
+  io::write_file_atomically((dir / "report.md").string(), to_markdown(r, images, out_dir));
   for (const char* f : {"analysis.json", "report.csv", "report.md"}) written.push_back((dir / f).string());
   return written;
 }

@@ -1,5 +1,5 @@
 // Serializing an AnalysisReport: JSON (analysis.json), Markdown (report.md, plots embedded by
-// relative links) and CSV (report.csv), and writing them atomically (temporary file + rename).
+// relative links) and CSV (report.csv), and writing them (atomically: core/io/atomic_file.hpp).
 // Field names are documented in results/SCHEMA.md. No metrics (metrics.hpp), no gnuplot
 // (plot.hpp).
 #pragma once
@@ -26,10 +26,6 @@ std::string comparison_table(const AnalysisReport& report);
 // One row per config group (level=group), per comparison (level=comparison) and per cell
 // (level=cell), full precision.
 std::string to_csv(const AnalysisReport& report);
-
-// Writes `content` to `path` via a temporary file in the same directory and a rename, so a
-// reader never sees a half-written file. Throws std::runtime_error.
-void write_file_atomic(const std::string& path, const std::string& content);
 
 struct ReportOptions {
   bool plots = true;  // render plots into <out_dir>/plots (skipped with a note if no gnuplot)

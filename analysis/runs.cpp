@@ -2,7 +2,6 @@
 // settings, and run files. No metrics and no YAML library here (yaml_io.cpp does the parsing).
 #include "analysis/runs.hpp"
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
@@ -14,6 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/io/atomic_file.hpp"
 #include "core/io/h5.hpp"
 
 namespace fp4lab::analysis {
@@ -71,23 +71,6 @@ std::map<std::string, std::string> string_map(const Value& v, const std::string&
   std::map<std::string, std::string> out;
   flatten(v, "", out);
   return out;
-}
-
-void write_atomic(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.parent_path() / ("." + path.filename().string() + ".tmp." + std::to_string(::getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp);
-    throw std::runtime_error("cannot rename " + tmp.string() + " to " + path.string() + ": " + ec.message());
-  }
 }
 
 std::pair<Selector, Selector> parse_pair(const Value& pair, const std::string& key) {
@@ -440,7 +423,7 @@ std::string manifest_to_yaml(const GridManifest& m) {
 }
 
 void write_grid_manifest(const std::string& dir, const GridManifest& m) {
-  write_atomic(fs::path(dir) / kManifestFile, manifest_to_yaml(m));
+  io::write_file_atomically((fs::path(dir) / kManifestFile).string(), manifest_to_yaml(m));
 }
 
 // ---------------------------------------------------------------------------- run files

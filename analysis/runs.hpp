@@ -194,7 +194,7 @@ struct PackSummary {
 };
 
 // Packs grid directory `dir` (it needs a manifest listing the cells) into `out`, atomically
-// (OUT.tmp, then renamed; nothing left on failure). Throws std::runtime_error.
+// (a temporary file, then renamed; nothing left on failure). Throws std::runtime_error.
 PackSummary write_curves_pack(const std::string& dir, const std::string& out);
 // A regular file that is an HDF5 file with the fp4lab_pack attribute. Never throws.
 bool is_curves_pack(const std::string& path);

@@ -16,24 +16,6 @@ namespace fp4lab::analysis {
 
 namespace {
 
-double mean_of(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? kNaN : s / double(v.size());
-}
-
-// Weighted least squares y = a + b x (weights w > 0).
-void least_squares(const std::vector<double>& x, const std::vector<double>& y, const std::vector<double>& w, double& a,
-                   double& b) {
-  double sw = 0, mx = 0, my = 0;
-  for (size_t i = 0; i < x.size(); ++i) sw += w[i], mx += w[i] * x[i], my += w[i] * y[i];
-  mx /= sw, my /= sw;
-  double sxy = 0, sxx = 0;
-  for (size_t i = 0; i < x.size(); ++i) sxy += w[i] * (x[i] - mx) * (y[i] - my), sxx += w[i] * (x[i] - mx) * (x[i] - mx);
-  b = sxx > 0 ? sxy / sxx : kNaN;
-  a = my - b * mx;
-}
-
 // The standard error of fit_y for one size's per-seed gaps (delta method for the power form's log).
 double fit_y_se(const std::string& form, const std::vector<double>& v) {
   std::vector<double> t;
@@ -41,15 +23,6 @@ double fit_y_se(const std::string& form, const std::vector<double>& v) {
   const SeedStats s = seed_stats(t);
   const double se = s.sd / std::sqrt(double(s.n));
   return form == "power" ? se / s.mean : se;
-}
-
-// Percentile of sorted values, linear interpolation between order statistics.
-double percentile(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) return kNaN;
-  const double h = q * double(sorted.size() - 1);
-  const size_t lo = size_t(std::floor(h));
-  const size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (h - double(lo)) * (sorted[hi] - sorted[lo]);
 }
 
 std::string sci(double x) {
@@ -285,11 +258,7 @@ ScalingReport scaling_analysis(const std::vector<AnalysisReport>& reports, const
         w.a_loss.push_back(ca ? final_of(*ca, c.final_gap_kind) : kNaN);
         if (cb) b_losses.push_back(final_of(*cb, c.final_gap_kind)), tokens.push_back(cb->tokens);
       }
-      if (c.final_gap.stats.n >= 2) {
-        const double dof = c.final_gap.stats.n - 1;
-        p.loss_gap_mde = (student_t_quantile((1 + o.confidence) / 2, dof) + student_t_quantile(0.8, dof)) *
-                         c.final_gap.stats.sd / std::sqrt(double(c.final_gap.stats.n));
-      }
+      p.loss_gap_mde = min_detectable_effect(c.final_gap.stats, o.confidence);
       std::vector<double> speeds;
       for (int g : {c.group_a, c.group_b})
         for (int ci : r.groups[size_t(g)].cells)
@@ -336,8 +305,7 @@ ScalingReport scaling_analysis(const std::vector<AnalysisReport>& reports, const
       }
       p.eff_n.per_seed = eff;
       p.eff_n.stats = seed_stats(eff, o.confidence);
-      if (std::any_of(p.eff_n_bound.begin(), p.eff_n_bound.end(), [](int b) { return b != 0; }))
-        p.eff_n.stats.has_ci = false, p.eff_n.stats.ci_low = p.eff_n.stats.ci_high = kNaN;
+      if (std::any_of(p.eff_n_bound.begin(), p.eff_n_bound.end(), [](int b) { return b != 0; })) drop_ci(p.eff_n.stats);
     }
     s.loss_fit = fit_gap(params, loss_gaps, false, o);
     s.token_fit = fit_gap(token_params, token_gaps, true, o);
@@ -394,11 +362,7 @@ std::string gap_value(const ScalingFit& f, double x) { return f.metric == "token
 
 void stats_json(Json& j, const char* key, const GapStats& g) {
   j.begin_object(key);
-  j.value("n", g.stats.n).value("mean", g.stats.mean).value("sd", g.stats.sd);
-  j.value("ci_low", g.stats.ci_low).value("ci_high", g.stats.ci_high).value("has_ci", g.stats.has_ci);
-  j.begin_array("per_seed");
-  for (double x : g.per_seed) j.value(nullptr, x);
-  j.end_array();
+  stats_fields(j, g.stats, std::nullopt, false, &g.per_seed);
   j.end_object();
 }
 

@@ -5,12 +5,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "core/io/atomic_file.hpp"
 #include "core/io/h5.hpp"
 #include "tests/scratch_dir.hpp"
 
@@ -19,7 +24,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class H5Test : public ScratchDirTest {};
+class H5Test : public ScratchDirTest {
+ protected:
+  // The names in the scratch directory (an atomic write leaves no temporary file behind).
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir_)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
 
 template <class T>
 void expect_round_trip(h5::File& f, const std::string& name, const std::vector<uint64_t>& shape) {
@@ -34,6 +55,27 @@ void expect_round_trip(h5::File& f, const std::string& name, const std::vector<u
   ASSERT_EQ(got.size(), data.size()) << name;
   for (uint64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], data[i]) << name << " at flat index " << i;
   EXPECT_EQ(f.shape(name), shape) << name;
+}
+
+TEST_F(H5Test, AtomicWritesReplaceTheFileOrLeaveNothing) {
+  const std::string text = path("a.txt");
+  EXPECT_EQ(io::temporary_path(text), path(".a.txt.tmp." + std::to_string(::getpid())));
+  io::write_file_atomically(text, "first\n");
+  io::write_file_atomically(text, std::string("second\0line\n", 12));
+  EXPECT_EQ(read_text(text), std::string("second\0line\n", 12));
+  EXPECT_THROW(io::write_file_atomically(path("missing/a.txt"), "x"), std::runtime_error);
+  // A failing writer: the temporary file it made is removed and the error passes through.
+  EXPECT_THROW(io::write_atomically(path("b.txt"),
+                                    [](const std::string& tmp) {
+                                      std::ofstream(tmp) << "partial";
+                                      throw std::runtime_error("writer failed");
+                                    }),
+               std::runtime_error);
+  h5::write_file_atomically(path("c.h5"), [](h5::File& f) { f.set_attr("/", "x", int64_t(1)); });
+  EXPECT_EQ(h5::File::open_ro(path("c.h5")).attr_int("/", "x"), 1);
+  EXPECT_THROW(h5::write_file_atomically(path("d.h5"), [](h5::File&) { throw std::runtime_error("fill failed"); }),
+               std::runtime_error);
+  EXPECT_EQ(names(), (std::vector<std::string>{"a.txt", "c.h5"}));
 }
 
 TEST_F(H5Test, WholeDatasetsRoundTripEveryTypeAndShape) {

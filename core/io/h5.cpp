@@ -16,11 +16,12 @@
 #include <H5Cpp.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <mutex>
 #include <numeric>
 #include <stdexcept>
+
+#include "core/io/atomic_file.hpp"
 
 namespace fp4lab::h5 {
 namespace {
@@ -568,19 +569,11 @@ FP4LAB_H5_INSTANTIATE(uint8_t)
 #undef FP4LAB_H5_INSTANTIATE
 
 void write_file_atomically(const std::string& path, const std::function<void(File&)>& fill, Format format) {
-  const std::string tmp = path + ".tmp";
-  try {
-    {
-      File out = File::create(tmp, format);
-      fill(out);
-      out.flush();
-    }
-    std::filesystem::rename(tmp, path);
-  } catch (...) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    throw;
-  }
+  io::write_atomically(path, [&](const std::string& tmp) {
+    File out = File::create(tmp, format);  // closed when the lambda returns, before the rename
+    fill(out);
+    out.flush();
+  });
 }
 
 }  // namespace fp4lab::h5

@@ -71,8 +71,9 @@ class File {
   std::unique_ptr<Impl> impl_;
 };
 
-// Creates `path` as PATH.tmp, lets `fill` write it, then renames it to `path`; on any error the
-// temporary file is removed and the error rethrown, so a failed writer leaves no output file.
+// Creates `path` as a temporary file (io::temporary_path), lets `fill` write it, then renames it to
+// `path` (io::write_atomically); on any error the temporary file is removed and the error rethrown,
+// so a failed writer leaves no output file.
 void write_file_atomically(const std::string& path, const std::function<void(File&)>& fill,
                            Format format = Format::earliest);
 

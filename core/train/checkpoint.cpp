@@ -15,9 +15,7 @@ std::string checkpoint_path_for(const std::string& run_path) {
 }
 
 void save_checkpoint(const std::string& path, const CheckpointState& s, Model& model, AdamW* opt) {
-  const std::string tmp = path + ".tmp";
-  {
-    h5::File f = h5::File::create(tmp);
+  h5::write_file_atomically(path, [&](h5::File& f) {
     const float* p = model.param_data();
     for (const auto& pi : model.params()) {
       const std::vector<uint64_t> shape = {uint64_t(pi.rows), uint64_t(pi.cols)};
@@ -39,9 +37,7 @@ void save_checkpoint(const std::string& path, const CheckpointState& s, Model& m
     f.set_attr("/", "rng_seed", static_cast<int64_t>(s.seed));
     f.set_attr("/", "rng_counter", s.step);
     f.set_attr("/", "gemm_uses", s.gemm_uses);
-    f.flush();
-  }
-  std::filesystem::rename(tmp, path);
+  });
 }
 
 static CheckpointState read_state(const h5::File& f, const std::string& path) {

@@ -8,6 +8,7 @@
 #include "analysis/report.hpp"
 #include "analysis/runs.hpp"
 #include "analysis/scaling.hpp"
+#include "core/io/atomic_file.hpp"
 #include "experiments/cli/commands.hpp"
 
 namespace fp4lab::cli {
@@ -117,8 +118,8 @@ void add_analysis_commands(CLI::App& app) {
       const auto rows = analysis::findings(reports);
       std::filesystem::create_directories(*out);
       const std::string md = analysis::findings_markdown(rows);
-      analysis::write_file_atomic(*out + "/FINDINGS.md", md);
-      analysis::write_file_atomic(*out + "/findings.json", analysis::findings_json(rows));
+      io::write_file_atomically(*out + "/FINDINGS.md", md);
+      io::write_file_atomically(*out + "/findings.json", analysis::findings_json(rows));
       std::cout << md << "\nwritten: " << *out << "/FINDINGS.md, " << *out << "/findings.json\n";
     });
   }
@@ -155,9 +156,9 @@ void add_analysis_commands(CLI::App& app) {
       }
       std::filesystem::create_directories(*out);
       const std::string md = analysis::scaling_markdown(rep, images, *out);
-      analysis::write_file_atomic(*out + "/scaling.md", md);
-      analysis::write_file_atomic(*out + "/scaling.csv", analysis::scaling_csv(rep));
-      analysis::write_file_atomic(*out + "/scaling.json", analysis::scaling_json(rep));
+      io::write_file_atomically(*out + "/scaling.md", md);
+      io::write_file_atomically(*out + "/scaling.csv", analysis::scaling_csv(rep));
+      io::write_file_atomically(*out + "/scaling.json", analysis::scaling_json(rep));
       std::cout << md << "\nwritten: " << *out << "/scaling.md, scaling.csv, scaling.json (" << images.size()
                 << " images)\n";
     });

@@ -4,7 +4,7 @@
 // (quantize's names with an a- or b- prefix), and C [m, n] = Q(A) · Q(B)ᵀ is computed with
 // --numerics: block_exact (core/ops/fp4_gemm.hpp; both operands FP4 blocks of one size) or
 // dequant_fp32 (the fp32 product of the dequantized operands). OUT.h5 holds `c` and the groups
-// `a` and `b` as `quantize` writes them; it is written as OUT.h5.tmp then renamed.
+// `a` and `b` as `quantize` writes them; it is written atomically (a temporary file, then renamed).
 #include <cstdio>
 #include <filesystem>
 #include <memory>

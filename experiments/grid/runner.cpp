@@ -28,6 +28,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/io/atomic_file.hpp"
 #include "core/train/checkpoint.hpp"
 #include "core/train/trainer.hpp"
 
@@ -63,17 +64,6 @@ std::string read_text(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-// Writes `text` to `path` through a temporary file and rename(2), so readers never see half a file.
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw std::runtime_error("cannot write " + tmp);
-  }
-  fs::rename(tmp, path);
 }
 
 std::string one_line(std::string s) {
@@ -310,7 +300,7 @@ CellReport finish_child(Child& c, int wait_status, bool stopping, const std::str
   }
   if (r.state == CellState::failed) {
     try {
-      write_atomically(failed_file_path(dir, id), r.message + "\n");
+      io::write_file_atomically(failed_file_path(dir, id), r.message + "\n");
     } catch (const std::exception& e) {
       std::cerr << "fp4lab: " << e.what() << "\n";
     }
@@ -391,7 +381,7 @@ void check_output_dir(const Grid& g, const std::string& dir) {
 
 void write_output_dir(const Grid& g, const std::string& dir) {
   fs::create_directories(dir);
-  write_atomically(grid_file_path(dir), g.resolved_yaml);
+  io::write_file_atomically(grid_file_path(dir), g.resolved_yaml);
   analysis::write_grid_manifest(dir, grid_manifest(g));
 }
 
