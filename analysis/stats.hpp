@@ -2,8 +2,8 @@
 // debiased-EMA smoothing, tokens-to-target interpolation (single- and multi-budget forms),
 // converged-regime paired gaps, Student-t confidence intervals over seeds and what follows from
 // them (minimum detectable effect, sign test), and the small numerics the scaling fits need
-// (weighted least squares, percentiles, medians). Definitions follow spec/published-results.md
-// §10 and are restated in results/SCHEMA.md. metrics.hpp builds the report from these.
+// (weighted least squares, percentiles, medians). Definitions are written out in
+// results/SCHEMA.md, Metric definitions. metrics.hpp builds the report from these.
 #pragma once
 #include <cstdint>
 #include <limits>

@@ -21,6 +21,12 @@ class ScratchDirTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  // Whether an atomic write left a temporary file (DIR/.NAME.tmp.PID) anywhere in the directory.
+  bool temporaries_left() const {
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir_))
+      if (e.path().filename().string().find(".tmp") != std::string::npos) return true;
+    return false;
+  }
   std::filesystem::path dir_;
 };
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tests/cli_support.hpp"
+#include "tests/scratch_dir.hpp"
 #include "core/io/h5.hpp"
 #include "core/ops/fp4_gemm.hpp"
 #include "core/ops/matmul.hpp"
@@ -29,11 +30,10 @@ using namespace testing_support;
 using testing_cli::CliResult;
 using testing_cli::run_cli;
 
-class CmdQuantize : public ::testing::Test {
+class CmdQuantize : public ScratchDirTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("fp4lab_cmd_quantize_" + std::to_string(getpid()));
-    fs::create_directories(dir_);
+    ScratchDirTest::SetUp();
     in_ = (dir_ / "in.h5").string();
     h5::File f = h5::File::create(in_);
     w_ = gaussian(48 * 80, 4, 2.0);
@@ -46,10 +46,6 @@ class CmdQuantize : public ::testing::Test {
     f.write("odd", std::vector<float>(5 * 40, 1.0f), {5, 40});
     f.write("empty", std::vector<float>{}, {0, 16});
   }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  fs::path dir_;
   std::string in_;
   std::vector<float> w_;
 };
@@ -109,7 +105,7 @@ TEST_F(CmdQuantize, WritesCodesScalesDequantEqualToTheLibrary) {
     }
     EXPECT_EQ(f.attr_double("/", "global_amax"), amax);
     EXPECT_EQ(f.attr_string("/", "format"), describe(c.spec));
-    EXPECT_FALSE(fs::exists(out + ".tmp"));
+    EXPECT_FALSE(temporaries_left());
   }
   EXPECT_EQ(run_cli("quantize " + in_ + " " + path("nested.h5") + " --dataset nested/w --format nvfp4").code, 0);
 }
@@ -143,7 +139,7 @@ TEST_F(CmdQuantize, UsageErrorsExitTwoWithOneLineAndNoOutput) {
     const CliResult r = run_cli(c.args);
     EXPECT_EQ(r.code, 2) << c.args << "\n" << r.output;
     EXPECT_FALSE(fs::exists(out)) << c.args;
-    EXPECT_FALSE(fs::exists(out + ".tmp")) << c.args;
+    EXPECT_FALSE(temporaries_left()) << c.args;
     if (!c.message.empty()) {
       EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n" << r.output;
       EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << "not one line: " << r.output;
@@ -272,7 +268,9 @@ TEST_F(CmdQuantize, GemmWritesTheProductOfTheQuantizedOperands) {
            {base + "--a-format nvfp4 --b-format nvfp4 --numerics exact", ""}}) {
     const CliResult r = run_cli(args);
     EXPECT_EQ(r.code, 2) << args << ": " << r.output;
-    if (!message.empty()) EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+    if (!message.empty()) {
+      EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+    }
     EXPECT_FALSE(fs::exists(out)) << args;
   }
 }

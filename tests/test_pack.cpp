@@ -38,12 +38,6 @@ class PackTest : public ScratchDirTest {
     fs::create_directories(grid_);
   }
   std::string grid(const std::string& name) const { return (grid_ / name).string(); }
-  // Whether an atomic write left a temporary file (DIR/.NAME.tmp.PID) anywhere in the scratch directory.
-  bool temporaries_left() const {
-    for (const auto& e : fs::recursive_directory_iterator(dir_))
-      if (e.path().filename().string().find(".tmp") != std::string::npos) return true;
-    return false;
-  }
   fs::path grid_;
 };
 

@@ -1,7 +1,7 @@
 // `fp4lab quantize IN.h5 OUT.h5 --dataset NAME --format F [options]`: quantize one float32 2-D
 // dataset and write codes, scales, dequant and global_amax to OUT.h5. Everything is checked before
-// OUT.h5 is touched, and OUT.h5 is written as OUT.h5.tmp then renamed, so a failed run leaves no
-// output file. Not a batch tool: one dataset per call.
+// OUT.h5 is touched, and OUT.h5 is written to a temporary file then renamed
+// (h5::write_file_atomically), so a failed run leaves no output file. Not a batch tool: one dataset per call.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
