@@ -363,6 +363,58 @@ void group_series(const GridRuns& runs, const std::vector<Curves>& curves, Analy
   }
 }
 
+// ---------------------------------------------------------------------------- stage 5b: baseline spread
+
+// Where each cell's and each group's final loss and tokens to the spread target fall among the
+// reference group's seeds (the convergence-gate question: inside the baseline's seed spread?).
+void baseline_spread(AnalysisReport& rep, const std::vector<Curves>& curves) {
+  const ResolvedSettings& set = rep.settings;
+  const bool on_val = set.target_curve == TargetCurve::val;
+  auto final_of = [&](const CellResult& c) { return on_val ? c.final_val_loss : c.final_train_ema; };
+  auto crossing = [&](int i, double target) {
+    const Curves& cc = curves[size_t(i)];
+    return on_val ? first_crossing(cc.val_tokens, cc.val_loss, target) : first_crossing(cc.tokens, cc.ema, target);
+  };
+  for (GroupResult& g : rep.groups) {
+    if (g.reference < 0) continue;
+    const GroupResult& ref = rep.groups[size_t(g.reference)];
+    std::vector<double> ref_loss, ref_tokens;
+    double target = set.target_rule == TargetRule::fixed ? set.target_value : -std::numeric_limits<double>::infinity();
+    for (int ri : ref.cells)
+      if (rep.cells[ri].included) {
+        ref_loss.push_back(rep.cells[ri].final_loss);
+        if (set.target_rule != TargetRule::fixed) target = std::max(target, final_of(rep.cells[ri]));
+      }
+    if (!std::isfinite(target)) continue;
+    bool ref_all_reach = true;
+    for (int ri : ref.cells)
+      if (rep.cells[ri].included) {
+        const Crossing x = crossing(ri, target);
+        ref_all_reach &= x.reached;
+        ref_tokens.push_back(x.tokens);
+      }
+    g.spread_target = target;
+    std::vector<double> loss, tokens;
+    bool censored = false;
+    for (int ci : g.cells) {
+      CellResult& c = rep.cells[ci];
+      if (!c.included) continue;
+      const Crossing x = crossing(ci, target);
+      c.loss_spread = spread_position(ref_loss, c.final_loss, set.confidence);
+      if (ref_all_reach) c.tokens_spread = spread_position(ref_tokens, x.tokens, set.confidence, !x.reached);
+      loss.push_back(c.final_loss);
+      tokens.push_back(x.tokens);
+      censored |= !x.reached;
+      ++g.n_spread;
+      g.n_loss_inside += c.loss_spread.where == "inside";
+      g.n_tokens_inside += c.tokens_spread.where == "inside";
+    }
+    g.loss_spread = spread_position(ref_loss, mean_of(loss), set.confidence);
+    if (ref_all_reach) g.tokens_spread = spread_position(ref_tokens, mean_of(tokens), set.confidence, censored);
+    else g.note += "not every baseline seed reaches the fixed target: no tokens spread; ";
+  }
+}
+
 // ---------------------------------------------------------------------------- stage 6: multi-budget token gaps
 
 void budget_analysis(AnalysisReport& rep) {
@@ -730,6 +782,7 @@ AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides) 
   for (auto& g : rep.groups) group_series(runs, curves, rep, g);
   for (auto& g : rep.groups)
     if (g.reference >= 0) g.step_time_ratio = g.step_seconds.mean / rep.groups[size_t(g.reference)].step_seconds.mean;
+  baseline_spread(rep, curves);
   if (std::any_of(rep.groups.begin(), rep.groups.end(), [](const GroupResult& g) { return g.n_included == 1; }))
     rep.notes.push_back("a config group has a single seed: no confidence interval for it");
   // 6-8. Token gaps across budgets, precision switches, the grid's paired comparisons.

@@ -57,6 +57,9 @@ struct CellResult {
   // from it; MFU = model TFLOP/s / the run's measured fp32 GEMM peak (NaN when the file predates it).
   double step_seconds = kNaN, tokens_per_second = kNaN, model_tflops = kNaN, gemm_peak_gflops = kNaN, mfu = kNaN;
   int64_t threads = 0;
+  // Against the reference group's seeds (stage "baseline spread"): this run's final loss, and its
+  // tokens to the spread target (AnalysisReport::groups[].spread_target), in their distribution.
+  SpreadPosition loss_spread, tokens_spread;
   std::string note;
 };
 
@@ -104,6 +107,13 @@ struct GroupResult {
   int switch_reference = -1;  // index into groups of the unswitched config, -1 if none
   double recovered_fraction = kNaN;
   SeedStats recovered_fraction_seeds;
+  // Inside the reference's seed spread? The group's seed mean of the final loss and of the tokens
+  // to spread_target (the highest final loss among the reference's seeds, on the target curve, so
+  // every reference seed reaches it; a fixed target when the settings give one), placed among the
+  // reference's seeds (stats.hpp spread_position), and how many of its seeds are inside.
+  double spread_target = kNaN;
+  SpreadPosition loss_spread, tokens_spread;
+  int n_loss_inside = 0, n_tokens_inside = 0, n_spread = 0;
   std::string note;
   // Curves for the plots (not in the JSON): smoothed train loss, smoothed difference to the
   // reference, validation loss, quantization statistics.

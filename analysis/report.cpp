@@ -198,6 +198,12 @@ void fields(const AnalysisReport& r, const GroupResult& g, V& v) {
   v("switch_reference", label_of(r, g.switch_reference));
   v("recovered_fraction", g.recovered_fraction, "recovered_fraction");
   v("recovered_fraction_seeds", g.recovered_fraction_seeds);
+  v("spread_target", g.spread_target);
+  v("loss_spread", g.loss_spread, "loss_spread");
+  v("tokens_spread", g.tokens_spread, "tokens_spread");
+  v("n_spread", g.n_spread);
+  v("n_loss_inside", g.n_loss_inside);
+  v("n_tokens_inside", g.n_tokens_inside);
   v("note", g.note, "note");
 }
 
@@ -260,6 +266,8 @@ void fields(const AnalysisReport& r, const CellResult& c, V& v) {
   v("gemm_peak_gflops", c.gemm_peak_gflops);
   v("mfu", c.mfu);
   v("threads", c.threads);
+  v("loss_spread", c.loss_spread, "loss_spread");
+  v("tokens_spread", c.tokens_spread, "tokens_spread");
   v("note", c.note);
   v.csv("note", c.message.empty() ? c.note : c.message + (c.note.empty() ? "" : "; " + c.note));
 }
@@ -369,6 +377,12 @@ class JsonFields {
 
  private:
   void put(const char* key, const std::map<std::string, std::string>& m) { j_.map(key, m); }
+  void put(const char* key, const SpreadPosition& p) {
+    j_.begin_object(key);
+    j_.value("value", p.value).value("censored", p.censored).value("percentile", p.percentile);
+    j_.value("spread_low", p.spread_low).value("spread_high", p.spread_high).value("where", p.where);
+    j_.end_object();
+  }
   template <class T>
   void put(const char* key, const std::vector<T>& xs) {
     j_.begin_array(key);
@@ -388,7 +402,8 @@ const std::vector<std::string> kCsvColumns = {
     "conv_gap", "conv_gap_ci_low", "conv_gap_ci_high", "conv_step_sd", "conv_rel_pct", "conv_rel_pct_ci_low",
     "conv_rel_pct_ci_high", "window_step_lo", "window_step_hi", "window_tokens_lo", "window_tokens_hi", "target",
     "tokens_to_target", "baseline_tokens_to_target", "token_gap", "token_gap_censored", "token_gap_ci_low",
-    "token_gap_ci_high", "entropy_gap", "recovered_fraction", "coverage", "note"};
+    "token_gap_ci_high", "entropy_gap", "recovered_fraction", "coverage", "note", "loss_spread", "loss_spread_pct",
+    "tokens_spread", "tokens_spread_pct"};
 
 // Collects one CSV row (columns the record does not fill stay empty) and its vary map.
 class CsvFields {
@@ -417,6 +432,10 @@ class CsvFields {
   void csv(const std::string& col, bool b) { csv(col, std::string(b ? "1" : "0")); }
   void csv(const std::string& col, int x) { csv(col, std::to_string(x)); }
   void csv(const std::string& col, int64_t x) { csv(col, std::to_string(x)); }
+  void csv(const std::string& col, const SpreadPosition& p) {  // where, and the percentile
+    csv(col, p.where);
+    csv(col + "_pct", p.percentile);
+  }
   void begin(const char*) {}
   void end() {}
   const std::vector<std::string>& row() const { return row_; }
@@ -655,6 +674,39 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
         all(r.budget_families));
     md << "\n";
   }
+
+  md << "## Inside the baseline's seed spread?\n\n";
+  md << "Where each config's final loss and tokens to the spread target (the highest final loss among its "
+        "baseline's seeds, so every baseline seed reaches it) fall among the baseline's seeds: the mean over "
+        "its seeds against the " << conf << " prediction interval of one more baseline seed "
+        "(mean ± t·sd·√(1 + 1/n)), its percentile among them, and how many of its own seeds lie inside.\n\n";
+  auto spread_text = [](const SpreadPosition& p, int inside, int n, const std::string& value) {
+    if (p.where.empty() && !(p.censored && std::isfinite(p.spread_low))) return std::string("—");
+    std::string out = (p.where.empty() ? "unknown" : p.where) + " (" + (p.censored ? "> " : "") + value;
+    if (std::isfinite(p.percentile)) out += ", percentile " + fixed(p.percentile, 0);
+    return out + "); " + std::to_string(inside) + "/" + std::to_string(n) + " seeds inside";
+  };
+  std::vector<const GroupResult*> spread_rows;
+  for (const auto& g : r.groups)
+    if (!g.is_baseline && g.n_spread > 0) spread_rows.push_back(&g);
+  md << table<GroupResult>(
+      {{"config", [](const GroupResult& g) { return g.label; }},
+       {"baseline", [&](const GroupResult& g) { return label_of(r, g.reference); }},
+       {"final loss", [&](const GroupResult& g) {
+          return spread_text(g.loss_spread, g.n_loss_inside, g.n_spread, fixed(g.loss_spread.value, 4));
+        }},
+       {"baseline's " + conf + " spread", [](const GroupResult& g) {
+          return fixed(g.loss_spread.spread_low, 4) + "–" + fixed(g.loss_spread.spread_high, 4);
+        }},
+       {"spread target", [](const GroupResult& g) { return fixed(g.spread_target, 4); }},
+       {"tokens to it", [&](const GroupResult& g) {
+          return spread_text(g.tokens_spread, g.n_tokens_inside, g.n_spread, tokens_text(g.tokens_spread.value));
+        }},
+       {"baseline's " + conf + " spread (tokens)", [](const GroupResult& g) {
+          return tokens_text(g.tokens_spread.spread_low) + "–" + tokens_text(g.tokens_spread.spread_high);
+        }}},
+      spread_rows);
+  md << "\n";
 
   md << "## Converged regime and final loss per cell\n\n";
   md << "Paired per-step difference of the raw training loss (config − same-seed baseline) over "

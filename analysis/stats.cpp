@@ -151,6 +151,31 @@ double sign_test_p(int k, int n) {
   return std::min(1.0, 2 * std::ldexp(upper, -n));
 }
 
+SpreadPosition spread_position(const std::vector<double>& baseline, double x, double confidence, bool censored) {
+  SpreadPosition p;
+  p.value = x;
+  p.censored = censored;
+  std::vector<double> b;
+  for (double v : baseline)
+    if (std::isfinite(v)) b.push_back(v);
+  const SeedStats s = seed_stats(b, confidence);
+  if (b.size() < 2 || !std::isfinite(x) || !std::isfinite(s.sd)) return p;
+  double below = 0, equal = 0;
+  for (double v : b) below += v < x, equal += v == x;
+  const double n = static_cast<double>(b.size());
+  p.percentile = 100 * (below + 0.5 * equal) / n;
+  const double half = s.t * s.sd * std::sqrt(1 + 1 / n);
+  p.spread_low = s.mean - half;
+  p.spread_high = s.mean + half;
+  if (censored) {
+    p.percentile = kNaN;  // only a lower bound on the rank
+    p.where = x > p.spread_high ? "above" : "";
+    return p;
+  }
+  p.where = x < p.spread_low ? "below" : x > p.spread_high ? "above" : "inside";
+  return p;
+}
+
 // ---------------------------------------------------------------------------- converged regime
 
 PairedGap paired_window_gap(const std::vector<StepRecord>& cell_in, const std::vector<StepRecord>& ref_in,

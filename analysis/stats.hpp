@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "core/train/run_file.hpp"
@@ -77,6 +78,21 @@ double min_detectable_effect(const SeedStats& s, double confidence);
 // Two-sided exact sign-test p of k of n seeds on one side: min(1, 2·P(X ≥ max(k, n − k))),
 // X ~ Binomial(n, 1/2).
 double sign_test_p(int k, int n);
+
+// Where one value falls among a baseline's seeds (the convergence-gate question "is this run
+// inside the reference's seed spread?"). percentile = 100·(#{b < x} + ½·#{b = x}) / n (the
+// mid-rank, 50 at the median); the spread is the two-sided Student-t prediction interval of one
+// more baseline seed, mean ± t_{(1+c)/2, n−1}·sd·√(1 + 1/n); `where` is inside, above or below it
+// ("" with fewer than two finite baseline values or a non-finite x). A censored x (a run that never
+// reached its target: x is a lower bound) has no percentile; it is above when the bound already
+// lies above the interval, otherwise unknown (""), since it could lie anywhere above the bound.
+struct SpreadPosition {
+  double value = kNaN, percentile = kNaN;
+  double spread_low = kNaN, spread_high = kNaN;
+  bool censored = false;
+  std::string where;  // "inside" | "above" | "below" | ""
+};
+SpreadPosition spread_position(const std::vector<double>& baseline, double x, double confidence, bool censored = false);
 
 // ---------------------------------------------------------------------------- converged regime
 

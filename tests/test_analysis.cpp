@@ -145,6 +145,29 @@ std::vector<StepRecord> curve(int n, double (*loss)(int)) {
   return out;
 }
 
+TEST(Metrics, SpreadPositionPercentileAndPredictionInterval) {
+  const std::vector<double> b = {1, 2, 3, 4};
+  // mean 2.5, sd √(5/3), n 4: half-width t_{0.975,3}·sd·√(1 + 1/4).
+  const double half = student_t_quantile(0.975, 3) * std::sqrt(5.0 / 3.0) * std::sqrt(1.25);
+  SpreadPosition p = spread_position(b, 2.5, 0.95);
+  EXPECT_EQ(p.where, "inside");
+  EXPECT_DOUBLE_EQ(p.percentile, 50);
+  EXPECT_NEAR(p.spread_low, 2.5 - half, 1e-12);
+  EXPECT_NEAR(p.spread_high, 2.5 + half, 1e-12);
+  EXPECT_DOUBLE_EQ(spread_position(b, 2, 0.95).percentile, 37.5);  // ties count half
+  EXPECT_EQ(spread_position(b, 100, 0.95).where, "above");
+  EXPECT_DOUBLE_EQ(spread_position(b, 100, 0.95).percentile, 100);
+  EXPECT_EQ(spread_position(b, -100, 0.95).where, "below");
+  // Censored (a lower bound): above only when the bound is already above the interval.
+  EXPECT_EQ(spread_position(b, 3, 0.95, true).where, "");
+  EXPECT_TRUE(std::isnan(spread_position(b, 3, 0.95, true).percentile));
+  EXPECT_EQ(spread_position(b, 100, 0.95, true).where, "above");
+  // Too few baseline values, or no value: unknown.
+  EXPECT_EQ(spread_position({1}, 1, 0.95).where, "");
+  EXPECT_EQ(spread_position({1, NAN}, 1, 0.95).where, "");
+  EXPECT_EQ(spread_position(b, NAN, 0.95).where, "");
+}
+
 TEST(Metrics, PairedWindowGapMatchesHandValues) {
   auto ref = curve(100, [](int s) { return 3.0 - 0.01 * s; });
   auto cell = curve(100, [](int s) { return 3.0 - 0.01 * s + 0.05 + (s % 2 ? -0.01 : 0.01); });
@@ -475,6 +498,66 @@ TEST_F(AnalysisTest, DefaultSettingsUseBaselineFinalAndCensor) {
   EXPECT_TRUE(group(r, "recipe=nvfp4").token_gap_censored);
   // Converged and final gaps do not depend on smoothing here (constant shift).
   EXPECT_NEAR(group(r, "recipe=nvfp4").converged_gap.mean, 0.03, 1e-9);
+}
+
+// Baseline seeds at final losses L + {0, .01, .02, .03} (no smoothing, no validation): a config
+// at +.01/+.02 lies inside their spread, one at +0.2 above (and never reaches the spread target
+// L + .03: censored), one at −0.1 below; tokens to L + s' follow exp from the log-linear curves.
+TEST_F(AnalysisTest, BaselineSpreadPlacesConfigsAmongTheBaselineSeeds) {
+  GridManifest m;
+  m.baseline = {{"recipe", "bf16"}};
+  const std::map<std::string, std::vector<double>> shifts = {
+      {"bf16", {0, 0.01, 0.02, 0.03}}, {"near", {0.01, 0.01, 0.02, 0.02}}, {"worse", {0.2, 0.2, 0.2, 0.2}},
+      {"better", {-0.1, -0.1, -0.1, -0.1}}};
+  for (const auto& [recipe, by_seed] : shifts)
+    for (int seed = 0; seed < 4; ++seed) {
+      RunSpec s = spec(recipe + std::to_string(seed), by_seed[size_t(seed)]);
+      s.val_every = 0;
+      s.quant = false;
+      write_run(dir_, s);
+      m.cells.push_back(cell_info(static_cast<int>(m.cells.size()), s.id, seed, recipe));
+    }
+  write_grid_manifest(dir_.string(), m);
+  AnalysisSettings set;
+  set.ema = 0.0;
+  const AnalysisReport r = analyze_dir(dir_.string(), set);
+  const double L = base_loss(200000);
+  auto tokens_to = [](double shift) { return 200000 * std::exp(-(0.03 - shift) / 0.25); };  // loss L + 0.03
+  const std::vector<double> base_loss_v = {L, L + 0.01, L + 0.02, L + 0.03};
+  const std::vector<double> base_tokens = {tokens_to(0), tokens_to(0.01), tokens_to(0.02), tokens_to(0.03)};
+
+  const GroupResult& near = group(r, "recipe=near");
+  EXPECT_NEAR(near.spread_target, L + 0.03, 1e-12);
+  EXPECT_EQ(near.n_spread, 4);
+  EXPECT_EQ(near.loss_spread.where, "inside");
+  EXPECT_DOUBLE_EQ(near.loss_spread.percentile, 50);  // mean L + .015: two baseline seeds below
+  EXPECT_EQ(near.n_loss_inside, 4);
+  const SpreadPosition want = spread_position(base_loss_v, L + 0.015, 0.95);
+  EXPECT_NEAR(near.loss_spread.spread_low, want.spread_low, 1e-9);
+  EXPECT_NEAR(near.loss_spread.spread_high, want.spread_high, 1e-9);
+  EXPECT_EQ(near.tokens_spread.where, "inside");
+  EXPECT_NEAR(near.tokens_spread.value, (2 * tokens_to(0.01) + 2 * tokens_to(0.02)) / 4, 1e-3);
+  EXPECT_NEAR(near.tokens_spread.spread_high, spread_position(base_tokens, 0, 0.95).spread_high, 1e-3);
+  EXPECT_EQ(near.n_tokens_inside, 4);
+
+  const GroupResult& worse = group(r, "recipe=worse");
+  EXPECT_EQ(worse.loss_spread.where, "above");
+  EXPECT_DOUBLE_EQ(worse.loss_spread.percentile, 100);
+  EXPECT_EQ(worse.n_loss_inside, 0);
+  EXPECT_TRUE(worse.tokens_spread.censored);  // never reaches L + .03: at least its budget
+  EXPECT_EQ(worse.tokens_spread.where, "");   // 200k tokens is inside the interval: could be either
+  EXPECT_EQ(cell(r, "worse0").loss_spread.where, "above");
+
+  const GroupResult& better = group(r, "recipe=better");
+  EXPECT_EQ(better.loss_spread.where, "below");
+  EXPECT_EQ(better.tokens_spread.where, "below");
+  EXPECT_DOUBLE_EQ(better.tokens_spread.percentile, 0);
+
+  const std::string md = to_markdown(r);
+  EXPECT_NE(md.find("## Inside the baseline's seed spread?"), std::string::npos);
+  char mean[32];
+  std::snprintf(mean, sizeof mean, "%.4f", L + 0.015);
+  EXPECT_NE(md.find("inside (" + std::string(mean) + ", percentile 50); 4/4 seeds inside"), std::string::npos) << md;
 }
 
 TEST_F(AnalysisTest, SingleSeedHasNoConfidenceInterval) {
