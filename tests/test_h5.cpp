@@ -179,6 +179,41 @@ TEST_F(H5Test, AttributesOnRootGroupsAndDatasets) {
   EXPECT_THROW(f.attr_int("/", "missing"), std::runtime_error);
 }
 
+// netCDF-4 dimension scales: a coordinate variable, a dimension without a variable, attachment
+// (idempotent) and the scales read back per axis; a scale keeps working as its series grows.
+TEST_F(H5Test, DimensionScales) {
+  auto f = h5::File::create(path("dims.h5"));
+  const std::vector<int64_t> step = {1, 2, 3};
+  const std::vector<double> loss = {3.0, 2.5, 2.25};
+  f.append("t/step", step.data(), 3);
+  f.append("t/loss", loss.data(), 3);
+  f.write("m/grid", std::vector<float>(6, 1.0f), {2, 3});
+  EXPECT_FALSE(f.is_dimension_scale("t/step"));
+  EXPECT_EQ(f.dimension_scales("t/loss"), std::vector<std::string>{""});
+  for (int twice = 0; twice < 2; ++twice) {
+    f.make_dimension_scale("t/step");
+    f.attach_scale("t/loss", "t/step", 0);
+    f.make_dimension("m/row", 2);
+    f.make_dimension("m/col", 3);
+    f.attach_scale("m/grid", "m/row", 0);
+    f.attach_scale("m/grid", "m/col", 1);
+  }
+  f.append("t/step", step.data(), 3);
+  f.append("t/loss", loss.data(), 3);
+  EXPECT_TRUE(f.is_dimension_scale("t/step"));
+  EXPECT_FALSE(f.is_dimension_scale("t/loss"));
+  EXPECT_FALSE(f.is_dimension_scale("t"));
+  EXPECT_EQ(f.attr_string("t/step", "NAME"), "step");
+  EXPECT_EQ(f.dimension_scales("t/loss"), std::vector<std::string>{"/t/step"});
+  EXPECT_EQ(f.dimension_scales("m/grid"), (std::vector<std::string>{"/m/row", "/m/col"}));
+  EXPECT_EQ(f.attr_string("m/row", "NAME"), "This is a netCDF dimension but not a netCDF variable.         2");
+  EXPECT_EQ(f.shape("m/col"), std::vector<uint64_t>{3});
+  EXPECT_THROW(f.make_dimension("m/row", 5), std::runtime_error);       // exists with another length
+  EXPECT_THROW(f.make_dimension_scale("m/grid"), std::runtime_error);   // 2-D
+  EXPECT_THROW(f.attach_scale("t/loss", "t/loss", 0), std::runtime_error);  // not a scale
+  EXPECT_THROW(f.attach_scale("m/grid", "m/row", 2), std::runtime_error);   // no such axis
+}
+
 TEST_F(H5Test, ErrorsNameTheFileAndObject) {
   EXPECT_THROW(h5::File::open_ro(path("missing.h5")), std::runtime_error);
   auto f = h5::File::create(path("e.h5"));

@@ -1,6 +1,8 @@
 // Tests for the run file (core/train/run_file): full round trip of every table and attribute,
 // reopen + truncate for resuming, reading (in this process, in another process, and with h5py)
-// while the writer still has the file open, and the h5py example in results/SCHEMA.md.
+// while the writer still has the file open, the netCDF-4 dimension scales (and xarray opening
+// every group, tests/xarray_open.py), a committed schema-4 file, and the examples in
+// results/SCHEMA.md.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -9,12 +11,17 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "analysis/metrics.hpp"
 #include "core/io/h5.hpp"
-#include "tests/scratch_dir.hpp"
 #include "core/train/run_file.hpp"
+#include "tests/cli_support.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace fp4lab {
 namespace {
@@ -247,8 +254,8 @@ TEST_F(RunFileTest, ReopenTruncatesEverySeriesThenContinues) {
   EXPECT_TRUE(read_run(file).steps.empty());
 }
 
-TEST_F(RunFileTest, SentinelDumpRoundTrip) {
-  const std::string file = path("sentinel.h5");
+// A NaN in layers.0.mlp.down_proj's wgrad x at step 7: element 37 (row 1, col 5) of [4, 32].
+SentinelRecord test_sentinel() {
   SentinelRecord s;
   s.step = 7;
   s.phase = "train";
@@ -265,6 +272,12 @@ TEST_F(RunFileTest, SentinelDumpRoundTrip) {
   s.input.assign(128, 1.0f);
   s.input[37] = std::numeric_limits<float>::quiet_NaN();
   s.dequant.assign(128, 0.5f);
+  return s;
+}
+
+TEST_F(RunFileTest, SentinelDumpRoundTrip) {
+  const std::string file = path("sentinel.h5");
+  const SentinelRecord s = test_sentinel();
   {
     auto w = RunWriter::create(file, test_meta());
     write_steps(w, 1, 6);
@@ -328,6 +341,143 @@ TEST_F(RunFileTest, OlderSchemaReadsAndResumes) {
   EXPECT_TRUE(std::isnan(resumed.quant[0].bias_mean));
   EXPECT_EQ(resumed.quant[1].sr_rms_k16, 0.05f);
   EXPECT_EQ(resumed.gnr.size(), 3u);
+}
+
+// The netCDF-4 layout (schema 5): each table's `step` is its group's dimension scale, attached to
+// every other column, which carry units, long_name and (the data columns) the table's coordinates;
+// the sentinel's tensors have the dimensions row and col. tests/xarray_open.py checks the same
+// through xarray.
+TEST_F(RunFileTest, TablesHaveNetcdfDimensionScales) {
+  const std::string file = path("dims.h5");
+  {
+    auto w = RunWriter::create(file, test_meta());
+    write_steps(w, 1, 30);
+    w.set_sentinel(test_sentinel());
+    w.set_status(RunStatus::failed, 30, "stopped");
+  }
+  {
+    const auto f = h5::File::open_ro(file);
+    EXPECT_EQ(f.attr_int("/", "schema_version"), 5);
+    const std::vector<std::pair<std::string, std::vector<std::string>>> tables = {
+        {"steps", {"tokens", "train_loss", "lr", "grad_norm", "step_seconds", "tokens_per_second", "model_tflops"}},
+        {"val", {"tokens", "loss"}},
+        {"quant", {"tensor", "role", "operand", "amax", "sqnr_db", "whatif_nvfp4_sqnr_db", "bias_mean", "sr_rms_k64"}},
+        {"layers", {"tensor", "grad_norm", "update_norm", "adam_m_norm", "adam_v_norm"}},
+        {"gnr", {"tensor", "grad_norm", "noise_rms", "gnr"}}};
+    const std::map<std::string, std::string> coordinates = {
+        {"steps", "tokens"}, {"val", "tokens"}, {"quant", "tensor role operand"}, {"layers", "tensor"}, {"gnr", "tensor"}};
+    for (const auto& [table, columns] : tables) {
+      const std::string dim = table + "/step";
+      EXPECT_TRUE(f.is_dimension_scale(dim)) << dim;
+      EXPECT_EQ(f.attr_string(dim, "NAME"), "step");
+      EXPECT_EQ(f.dimension_scales(dim), std::vector<std::string>{""}) << "a scale is not attached to itself";
+      for (const auto& name : columns) {
+        const std::string p = table + "/" + name;
+        EXPECT_FALSE(f.is_dimension_scale(p)) << p;
+        EXPECT_EQ(f.dimension_scales(p), std::vector<std::string>{"/" + dim}) << p;
+        EXPECT_FALSE(f.attr_string(p, "units").empty()) << p;
+        EXPECT_FALSE(f.attr_string(p, "long_name").empty()) << p;
+        EXPECT_FALSE(f.attr_string(p, "description").empty()) << p;
+        const bool is_coordinate = (" " + coordinates.at(table) + " ").find(" " + name + " ") != std::string::npos;
+        if (is_coordinate) {
+          EXPECT_FALSE(f.has_attr(p, "coordinates")) << p;
+        } else {
+          EXPECT_EQ(f.attr_string(p, "coordinates"), coordinates.at(table)) << p;
+        }
+      }
+    }
+    EXPECT_EQ(f.attr_string("steps/train_loss", "long_name"), "training loss");
+    EXPECT_EQ(f.attr_string("steps/train_loss", "units"), "nats/token");
+    EXPECT_EQ(f.attr_string("val/loss", "long_name"), "validation loss");
+    for (const char* name : {"sentinel/input", "sentinel/dequant"})
+      EXPECT_EQ(f.dimension_scales(name), (std::vector<std::string>{"/sentinel/row", "/sentinel/col"})) << name;
+    EXPECT_EQ(f.shape("sentinel/row"), std::vector<uint64_t>{4});
+    EXPECT_EQ(f.shape("sentinel/col"), std::vector<uint64_t>{32});
+    EXPECT_EQ(f.attr_string("sentinel/row", "NAME").rfind("This is a netCDF dimension but not a netCDF variable.", 0), 0u);
+  }
+  // The layout survives a resume; the scales stay attached once (reopen rewrites them idempotently).
+  {
+    auto w = RunWriter::reopen(file, 20);
+    write_steps(w, 21, 40);
+  }
+  const auto g = h5::File::open_ro(file);
+  EXPECT_EQ(g.dimension_scales("steps/train_loss"), std::vector<std::string>{"/steps/step"});
+  EXPECT_EQ(g.dimension_scales("quant/amax"), std::vector<std::string>{"/quant/step"});
+  expect_steps_contiguous(read_run(file), 40);
+}
+
+// tests/data/run_schema4/ holds a run file written by fp4lab before schema 5 (a tiny nvfp4 run of 8
+// steps with telemetry every 4, made by `fp4lab train` and shrunk with `h5repack -f GZIP=9`: its
+// 32 KiB chunks are mostly empty; the content is as written). It reads, analyses, and resumes into
+// the current schema with its dimension scales; the committed file itself is only ever read.
+TEST_F(RunFileTest, Schema4FileReadsAnalysesAndResumes) {
+  const fs::path committed = fs::path(FP4LAB_SOURCE_DIR) / "tests/data/run_schema4/7af1c1767c1c.h5";
+  const RunData d = read_run(committed.string());
+  EXPECT_EQ(d.schema_version, 4);
+  EXPECT_EQ(d.status, RunStatus::done);
+  EXPECT_EQ(d.meta.cell_id, "7af1c1767c1c");
+  ASSERT_EQ(d.steps.size(), 8u);
+  EXPECT_EQ(d.steps.back().tokens, 1024);
+  EXPECT_NEAR(d.steps.back().train_loss, 4.2629, 1e-4);
+  ASSERT_EQ(d.val.size(), 4u);
+  EXPECT_NEAR(d.val.back().loss, 4.2448, 1e-4);
+  EXPECT_EQ(d.quant.size(), 270u);  // steps 1, 4, 8: 15 linear layers x 3 GEMMs x 2 operands
+  EXPECT_EQ(d.layer_norms.size(), 168u);
+  EXPECT_EQ(d.gnr.size(), 45u);
+  EXPECT_FALSE(std::isnan(d.quant.back().bias_mean));
+  EXPECT_EQ(h5::File::open_ro(committed.string()).dimension_scales("steps/train_loss"), std::vector<std::string>{""});
+
+  const std::string file = path("7af1c1767c1c.h5");
+  fs::copy_file(committed, file);
+  const analysis::AnalysisReport r = analysis::analyze_dir(dir_.string());
+  ASSERT_EQ(r.cells.size(), 1u);
+  EXPECT_EQ(r.cells[0].state, "done");
+  EXPECT_EQ(r.cells[0].steps, 8);
+  EXPECT_NEAR(r.cells[0].final_loss, 4.2448, 1e-4);
+  ASSERT_EQ(r.groups.size(), 1u);
+  EXPECT_FALSE(r.groups[0].quant.empty());
+  EXPECT_FALSE(r.gnr_summary.empty());
+
+  { auto w = RunWriter::reopen(file, 4); }
+  const RunData resumed = read_run(file);
+  EXPECT_EQ(resumed.schema_version, kRunSchemaVersion);
+  EXPECT_EQ(resumed.steps.size(), 4u);
+  EXPECT_EQ(resumed.quant.size(), 180u);
+  const auto f = h5::File::open_ro(file);
+  EXPECT_EQ(f.dimension_scales("steps/train_loss"), std::vector<std::string>{"/steps/step"});
+  EXPECT_EQ(f.dimension_scales("gnr/gnr"), std::vector<std::string>{"/gnr/step"});
+  EXPECT_EQ(f.attr_string("steps/train_loss", "coordinates"), "tokens");
+}
+
+// Every group of a run file opens with xr.open_dataset(path, group=G, engine="h5netcdf") and no
+// options (tests/xarray_open.py): a tiny nvfp4 run trained by `fp4lab train` (every table has
+// rows), a run stopped by the sentinel, and a run just created (empty tables).
+TEST_F(RunFileTest, EveryGroupOpensInXarray) {
+  std::ofstream(path("run.yaml")) << "base: " FP4LAB_SOURCE_DIR "/experiments/base/default.yaml\n"
+                                  << "recipe: nvfp4\nmodel.seq_len: 32\n"
+                                  << "train: {batch_size: 4, tokens: 1024, checkpoint_interval: 0, "
+                                     "val_interval_tokens: 256, val_tokens: 256, telemetry_interval: 4}\n"
+                                  << "data: {synthetic_tokens: 65536, synthetic_vocab: 8}\n";
+  const auto trained = testing_cli::run_cli("train " + path("run.yaml") + " --threads 1 --out " + path("trained.h5"));
+  ASSERT_EQ(trained.code, 0) << trained.output;
+  {
+    auto w = RunWriter::create(path("sentinel.h5"), test_meta());
+    write_steps(w, 1, 30);
+    w.set_sentinel(test_sentinel());
+    w.set_status(RunStatus::failed, 30, "stopped");
+  }
+  auto fresh = RunWriter::create(path("fresh.h5"), test_meta());  // still open, as a live reader finds it
+  const std::string cmd = "/usr/bin/python3 " FP4LAB_SOURCE_DIR "/tests/xarray_open.py " + path("trained.h5") + " " +
+                          path("sentinel.h5") + " " + path("fresh.h5") + " > " + path("xarray.txt") + " 2>&1";
+  const int rc = std::system(cmd.c_str());
+  std::stringstream out;
+  out << std::ifstream(path("xarray.txt")).rdbuf();
+  ASSERT_EQ(rc, 0) << cmd << "\n" << out.str();
+  EXPECT_NE(out.str().find("trained.h5 opens in xarray: / /gnr /layers /quant /steps /val"), std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("sentinel.h5 opens in xarray: / /gnr /layers /quant /sentinel /steps /val"),
+            std::string::npos)
+      << out.str();
 }
 
 // Runs RunFileChild.ReadsLiveFile in a new process of this test binary on `file`, expecting
@@ -399,7 +549,8 @@ TEST_F(RunFileTest, FlushesOnItsOwnEverySecond) {
   EXPECT_EQ(read_in_child(file, 21), "");
 }
 
-// The first ```python block of results/SCHEMA.md must run on a real run file.
+// The ```python blocks of results/SCHEMA.md's "Reading a run file" (h5py, then xarray) must run on a
+// real run file.
 TEST_F(RunFileTest, SchemaDocExampleRuns) {
   if (std::system("/usr/bin/python3 -c 'import h5py, numpy' >/dev/null 2>&1") != 0) GTEST_SKIP() << "no h5py";
   std::ifstream in(std::string(FP4LAB_SOURCE_DIR) + "/results/SCHEMA.md");
@@ -407,24 +558,31 @@ TEST_F(RunFileTest, SchemaDocExampleRuns) {
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string doc = ss.str();
-  const size_t start = doc.find("```python\n");
-  ASSERT_NE(start, std::string::npos) << "no python example in SCHEMA.md";
-  const size_t end = doc.find("```", start + 10);
-  ASSERT_NE(end, std::string::npos);
-  const std::string script_path = path("example.py");
-  std::ofstream(script_path) << doc.substr(start + 10, end - start - 10);
   const std::string file = path("run.h5");
   {
     auto w = RunWriter::create(file, test_meta());
     write_steps(w, 1, 100);
     w.set_status(RunStatus::done, 100);
   }
-  const std::string cmd = "cd " + dir_.string() + " && /usr/bin/python3 " + script_path + " run.h5 > out.txt";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-  std::ifstream out(path("out.txt"));
-  std::stringstream os;
-  os << out.rdbuf();
-  EXPECT_NE(os.str().find("100 steps"), std::string::npos) << os.str();
+  std::string out;
+  int blocks = 0;
+  const size_t section_end = doc.find("\n## Run file");  // the examples of "Reading a run file"
+  for (size_t start = doc.find("```python\n"); start < section_end; start = doc.find("```python\n", start + 1)) {
+    const size_t end = doc.find("```", start + 10);
+    ASSERT_NE(end, std::string::npos);
+    const std::string script_path = path("example" + std::to_string(++blocks) + ".py");
+    std::ofstream(script_path) << doc.substr(start + 10, end - start - 10);
+    const std::string cmd = "cd " + dir_.string() + " && /usr/bin/python3 " + script_path + " run.h5 > out.txt 2>&1";
+    const int rc = std::system(cmd.c_str());
+    std::stringstream os;
+    os << std::ifstream(path("out.txt")).rdbuf();
+    ASSERT_EQ(rc, 0) << cmd << "\n" << os.str();
+    out += os.str();
+  }
+  EXPECT_EQ(blocks, 2) << "SCHEMA.md has an h5py and an xarray example";
+  EXPECT_NE(out.find("100 steps"), std::string::npos) << out;
+  EXPECT_NE(out.find("step 50: train loss"), std::string::npos) << out;
+  EXPECT_NE(out.find("18 rows; {'step': 10, 'tensor': 3, 'role': 3, 'operand': 2}"), std::string::npos) << out;
 }
 
 }  // namespace

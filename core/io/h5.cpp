@@ -1,7 +1,8 @@
 // The one file that includes H5Cpp.h: fp4lab::h5::File over the HDF5 1.10 C++ API (plus a few C
-// calls the C++ API lacks: file locking, H5Dset_extent, version bounds). Not a general binding:
-// whole datasets (optionally shuffled + deflated), extendible series along axis 0, and scalar
-// string/double/int64 attributes, all row-major.
+// calls the C++ API lacks: file locking, H5Dset_extent, version bounds, and the high-level
+// library's dimension scales, H5DS*). Not a general binding: whole datasets (optionally shuffled +
+// deflated), extendible series along axis 0, scalar string/double/int64 attributes, and netCDF-4
+// style dimension scales, all row-major.
 //
 // Concurrency: file locking is switched off on every file access property list with
 // H5Pset_file_locking(fapl, false, true) (available since 1.10.7; we build against 1.10.8). So a
@@ -14,8 +15,10 @@
 #include "core/io/h5.hpp"
 
 #include <H5Cpp.h>
+#include <H5DSpublic.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -545,6 +548,104 @@ int64_t File::attr_int(const std::string& obj, const std::string& name) const {
     return v;
   } catch (const H5::Exception& e) {
     impl_->fail("cannot read attribute", normalize(obj) + "@" + name, e);
+  }
+}
+
+// netCDF-4's marker of a dimension without a coordinate variable (netCDF-C's DIM_WITHOUT_VARIABLE,
+// which it follows with the length as "%10d"; h5netcdf looks for the marker).
+constexpr char kDimensionWithoutVariable[] = "This is a netCDF dimension but not a netCDF variable.";
+
+void File::make_dimension_scale(const std::string& path) {
+  std::lock_guard lock(h5_mutex());
+  const std::string norm = normalize(path);
+  try {
+    if (!impl_->exists(norm)) impl_->fail("no such dataset", norm);
+    const H5::DataSet ds = impl_->file.openDataSet(norm);
+    if (H5DSis_scale(ds.getId()) > 0) return;
+    if (ds.getSpace().getSimpleExtentNdims() != 1) impl_->fail("a dimension scale must be 1-D:", norm);
+    const std::string name = norm.substr(norm.rfind('/') + 1);
+    if (H5DSset_scale(ds.getId(), name.c_str()) < 0) impl_->fail("cannot make a dimension scale of", norm);
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot make a dimension scale of", norm, e);
+  }
+}
+
+void File::make_dimension(const std::string& path, uint64_t size) {
+  std::lock_guard lock(h5_mutex());
+  const std::string norm = normalize(path);
+  try {
+    if (impl_->exists(norm)) {
+      const H5::DataSet ds = impl_->file.openDataSet(norm);
+      if (H5DSis_scale(ds.getId()) <= 0 || ds.getSpace().getSimpleExtentNpoints() != hssize_t(size))
+        impl_->fail("exists and is not a dimension of that length:", norm);
+      return;
+    }
+    impl_->make_groups(parent_of(norm));
+    const hsize_t dims[1] = {size};
+    // Never written: HDF5 allocates no storage for it (contiguous layout, late allocation).
+    const H5::DataSet ds = impl_->file.createDataSet(norm, H5::PredType::IEEE_F32LE, H5::DataSpace(1, dims));
+    char name[sizeof kDimensionWithoutVariable + 16];
+    std::snprintf(name, sizeof name, "%s%10llu", kDimensionWithoutVariable, static_cast<unsigned long long>(size));
+    if (H5DSset_scale(ds.getId(), name) < 0) impl_->fail("cannot make a dimension of", norm);
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot create dimension", norm, e);
+  }
+}
+
+void File::attach_scale(const std::string& path, const std::string& scale, unsigned axis) {
+  std::lock_guard lock(h5_mutex());
+  const std::string norm = normalize(path), scale_norm = normalize(scale);
+  try {
+    if (!impl_->exists(norm)) impl_->fail("no such dataset", norm);
+    if (!impl_->exists(scale_norm)) impl_->fail("no such dimension scale", scale_norm);
+    const H5::DataSet ds = impl_->file.openDataSet(norm), sc = impl_->file.openDataSet(scale_norm);
+    if (H5DSis_scale(sc.getId()) <= 0) impl_->fail("not a dimension scale:", scale_norm);
+    if (int(axis) >= ds.getSpace().getSimpleExtentNdims()) impl_->fail("no axis " + std::to_string(axis) + " in", norm);
+    const htri_t attached = H5DSis_attached(ds.getId(), sc.getId(), axis);
+    if (attached < 0) impl_->fail("cannot look up the scales of", norm);
+    if (attached == 0 && H5DSattach_scale(ds.getId(), sc.getId(), axis) < 0)
+      impl_->fail("cannot attach " + scale_norm + " to", norm);
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot attach " + scale_norm + " to", norm, e);
+  }
+}
+
+bool File::is_dimension_scale(const std::string& path) const {
+  std::lock_guard lock(h5_mutex());
+  const std::string norm = normalize(path);
+  try {
+    if (norm.empty() || !impl_->exists(norm) || impl_->file.childObjType(norm) != H5O_TYPE_DATASET) return false;
+    return H5DSis_scale(impl_->file.openDataSet(norm).getId()) > 0;
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot look up", norm, e);
+  }
+}
+
+std::vector<std::string> File::dimension_scales(const std::string& path) const {
+  std::lock_guard lock(h5_mutex());
+  const std::string norm = normalize(path);
+  try {
+    if (!impl_->exists(norm)) impl_->fail("no such dataset", norm);
+    const H5::DataSet ds = impl_->file.openDataSet(norm);
+    std::vector<std::string> out(size_t(ds.getSpace().getSimpleExtentNdims()));
+    for (unsigned axis = 0; axis < out.size(); ++axis) {
+      if (H5DSget_num_scales(ds.getId(), axis) <= 0) continue;
+      // The first scale attached to the axis (netCDF attaches exactly one).
+      const auto first = [](hid_t, unsigned, hid_t scale, void* name) -> herr_t {
+        const ssize_t n = H5Iget_name(scale, nullptr, 0);
+        if (n < 0) return -1;
+        std::string& s = *static_cast<std::string*>(name);
+        s.resize(size_t(n) + 1);
+        H5Iget_name(scale, s.data(), s.size());
+        s.resize(size_t(n));
+        return 1;  // stop at the first
+      };
+      if (H5DSiterate_scales(ds.getId(), axis, nullptr, first, &out[axis]) < 0)
+        impl_->fail("cannot read the scales of", norm);
+    }
+    return out;
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot read the scales of", norm, e);
   }
 }
 

@@ -1,5 +1,6 @@
 // Thin HDF5 wrapper: the only door to the HDF5 C++ API (core/io/h5.cpp is the one file that
-// includes H5Cpp.h). Whole datasets, extendible 1-D series, and attributes, all row-major.
+// includes H5Cpp.h). Whole datasets, extendible 1-D series, attributes and dimension scales, all
+// row-major.
 // Not a general HDF5 binding: only the types and shapes fp4lab's files use.
 #pragma once
 #include <cstdint>
@@ -62,6 +63,23 @@ class File {
   std::string attr_string(const std::string& obj, const std::string& name) const;
   double attr_double(const std::string& obj, const std::string& name) const;
   int64_t attr_int(const std::string& obj, const std::string& name) const;
+
+  // Dimension scales in the netCDF-4 convention, which netCDF-4, h5netcdf and xarray read as named
+  // dimensions (HDF5 high-level H5DS API). A dimension is named after its scale dataset's basename
+  // and belongs to the scale's group. All three are idempotent (a second call changes nothing).
+  // make_dimension_scale: the 1-D dataset at `path` becomes the scale of the dimension named after
+  // it, i.e. a netCDF coordinate variable (its values index the dimension).
+  void make_dimension_scale(const std::string& path);
+  // make_dimension: a netCDF "dimension but not a variable" of length `size`: an unwritten (no
+  // storage) float32 dataset [size] whose scale NAME is netCDF's "This is a netCDF dimension but
+  // not a netCDF variable." followed by the length; readers show the dimension, not a variable.
+  void make_dimension(const std::string& path, uint64_t size);
+  // attach_scale: the scale dataset `scale` labels axis `axis` of the dataset at `path`.
+  void attach_scale(const std::string& path, const std::string& scale, unsigned axis);
+  bool is_dimension_scale(const std::string& path) const;
+  // Per axis of the dataset at `path`, the absolute path of the scale attached to it
+  // ("/steps/step"), or "" where none is.
+  std::vector<std::string> dimension_scales(const std::string& path) const;
 
   void flush();  // push everything written so far to disk
 

@@ -1,6 +1,7 @@
 // The run file's layout on top of core/io/h5 (no HDF5 headers here): RunWriter buffers records
 // and appends them column by column, reopen() truncates for a resume, read_run() loads a file,
-// finished or still being written. The layout is documented name by name in results/SCHEMA.md.
+// finished or still being written. Every table column is declared once, in kTables. The layout is
+// documented name by name in results/SCHEMA.md.
 #include "core/train/run_file.hpp"
 
 #include <algorithm>
@@ -10,7 +11,11 @@
 #include <fstream>
 #include <limits>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "core/io/h5.hpp"
 
@@ -19,102 +24,194 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Every column of every table: its type, units, meaning (also written as dataset attributes
-// `units` and `description`, so a file explains itself in h5py / h5dump), the schema version
-// that added it (a reader fills a later column of an older file with NaN), and whether a curves
-// pack keeps it (the columns the analysis reads; see write_packed_run).
-enum class ColType { i64, f64, f32, i32, u8 };
-struct Column {
-  const char* table;
-  const char* name;
-  ColType type;
-  const char* units;
-  const char* description;
-  int64_t since = 1;
-  bool packed = false;
+// ------------------------------------------------------------------------------------- tables
+// The run file's tables, each declared once: its group, the RunData member holding its records,
+// and per column the record member it stores, its dataset name, its `units`, `long_name` (a short
+// label; xarray labels plot axes with it and the units) and `description` (also written as dataset
+// attributes, so a file explains itself in xarray, h5py and h5dump), the schema version that added
+// it (a reader fills a later column of an older file with NaN) and its flags. The writer, the
+// readers, the curves pack, the attributes and the dimension scales all walk these lists: a new
+// column is one line here (and a row in results/SCHEMA.md).
+//
+// netCDF-4 layout (schema 5), so that xarray opens every group as it is: each table's `step`
+// column (kDim) is the dimension scale `step` of the table's group (a coordinate variable) and
+// every other column is attached to it; the data columns name the table's auxiliary coordinates
+// (kCoord) in a CF `coordinates` attribute. In the telemetry tables `step` repeats: one row per
+// tensor (and GEMM and operand) of a step.
+
+enum ColumnFlags : unsigned {
+  kPacked = 1,  // a curves pack keeps it (the columns the analysis reads; see write_packed_run)
+  kCoord = 2,   // an auxiliary coordinate along `step` (steps/tokens, quant/tensor, ...)
 };
 
-constexpr Column kColumns[] = {
-    {"steps", "step", ColType::i64, "1", "optimizer step, 1-based", 1, true},
-    {"steps", "tokens", ColType::i64, "tokens", "training tokens consumed after this step", 1, true},
-    {"steps", "train_loss", ColType::f64, "nats/token", "mean training cross-entropy of this step's batch", 1, true},
-    {"steps", "lr", ColType::f64, "1", "learning rate used in this step"},
-    {"steps", "grad_norm", ColType::f64, "1", "global L2 norm of the gradient before clipping"},
-    {"steps", "step_seconds", ColType::f64, "s", "wall time of this step", 1, true},
-    {"steps", "tokens_per_second", ColType::f64, "tokens/s", "training tokens of this step / step_seconds", 3},
-    {"steps", "model_tflops", ColType::f64, "TFLOP/s", "model FLOPs of this step (flops_per_token x tokens) / step_seconds / 1e12", 3},
-    {"val", "step", ColType::i64, "1", "step after which validation ran", 1, true},
-    {"val", "tokens", ColType::i64, "tokens", "training tokens consumed at that step", 1, true},
-    {"val", "loss", ColType::f64, "nats/token", "mean validation cross-entropy", 1, true},
-    {"quant", "step", ColType::i64, "1", "telemetry step"},
-    {"quant", "tensor", ColType::i32, "index", "index into the root attribute tensor_names"},
-    {"quant", "role", ColType::u8, "code", "GEMM: 0=fprop 1=dgrad 2=wgrad"},
-    {"quant", "operand", ColType::u8, "code",
-     "GEMM input: 0=a (fprop x, dgrad dy, wgrad dy), 1=b (fprop w, dgrad w, wgrad x)"},
-    {"quant", "amax", ColType::f32, "1", "max |value| of the operand before quantization"},
-    {"quant", "frac_flushed", ColType::f32, "fraction", "nonzero values quantized to zero"},
-    {"quant", "frac_saturated", ColType::f32, "fraction", "values clamped to the format's max"},
-    {"quant", "sqnr_db", ColType::f32, "dB", "10 log10(sum x^2 / sum (x - q(x))^2)"},
-    {"quant", "scale_min", ColType::f32, "1", "smallest decoded block scale over valid blocks"},
-    {"quant", "scale_max", ColType::f32, "1", "largest decoded block scale over valid blocks"},
-    {"quant", "scale_std", ColType::f32, "1", "standard deviation of decoded block scales"},
-    {"quant", "whatif_nvfp4_sqnr_db", ColType::f32, "dB", "SQNR of the same operand as plain nvfp4 (16, e4m3, 1d, rne)", 2},
-    {"quant", "whatif_mxfp4_sqnr_db", ColType::f32, "dB", "SQNR of the same operand as plain mxfp4 (32, ue8m0, 1d, rne)", 2},
-    {"quant", "bias_shrinkage", ColType::f32, "1", "sum q*x / sum x^2 - 1, x what the quantizer rounds (after any RHT)", 4},
-    {"quant", "bias_mean", ColType::f32, "1", "mean(q - x) / rms(x), x what the quantizer rounds (after any RHT)", 4},
-    {"quant", "sr_rms_k1", ColType::f32, "1", "stochastic rounding: rms(one extra draw - x) / rms(x) on the leading rows; NaN otherwise", 4},
-    {"quant", "sr_rms_k4", ColType::f32, "1", "the same for the mean of 4 draws", 4},
-    {"quant", "sr_rms_k16", ColType::f32, "1", "the same for the mean of 16 draws", 4},
-    {"quant", "sr_rms_k64", ColType::f32, "1", "the same for the mean of 64 draws", 4},
-    {"layers", "step", ColType::i64, "1", "optimizer step"},
-    {"layers", "tensor", ColType::i32, "index", "index into the root attribute tensor_names"},
-    {"layers", "grad_norm", ColType::f32, "1", "L2 norm of this tensor's gradient"},
-    {"layers", "update_norm", ColType::f32, "1", "L2 norm of this step's parameter update"},
-    {"layers", "adam_m_norm", ColType::f32, "1", "L2 norm of AdamW's first moment"},
-    {"layers", "adam_v_norm", ColType::f32, "1", "L2 norm of AdamW's second moment"},
-    {"gnr", "step", ColType::i64, "1", "telemetry step", 2},
-    {"gnr", "tensor", ColType::i32, "index", "index into the root attribute tensor_names", 2},
-    {"gnr", "grad_norm", ColType::f32, "1", "L2 norm of the weight gradient from fp32 wgrad operands", 2},
-    {"gnr", "noise_rms", ColType::f32, "1", "rms of (quantized-wgrad gradient - fp32 gradient)", 2},
-    {"gnr", "gnr", ColType::f32, "1", "grad_norm / (noise_rms * sqrt(elements)); stalls below sqrt(3)", 2},
+// How a record member is stored: an enum (GemmRole, Operand) as its underlying integer.
+template <class M>
+struct StoredAs {
+  using type = M;
 };
-constexpr const char* kTables[] = {"steps", "val", "quant", "layers", "gnr"};
+template <class M>
+  requires std::is_enum_v<M>
+struct StoredAs<M> {
+  using type = std::underlying_type_t<M>;
+};
+
+template <class Rec, class M>
+struct Column {
+  M Rec::*member;
+  const char* name;
+  const char* units;
+  const char* long_name;
+  const char* description;
+  int64_t since = 1;
+  unsigned flags = 0;
+  using Stored = typename StoredAs<M>::type;
+};
+
+template <class Rec, class... Cols>
+struct Table {
+  const char* name;                    // the group
+  std::vector<Rec> RunData::*records;  // where read_run puts its rows (and RunWriter buffers them)
+  bool telemetry;                      // quant, layers, gnr: skipped by read_run(path, false), never packed
+  std::tuple<Cols...> columns;
+};
+template <class Rec, class... Cols>
+constexpr Table<Rec, Cols...> table(const char* name, std::vector<Rec> RunData::*records, bool telemetry,
+                                    Cols... columns) {
+  return {name, records, telemetry, {columns...}};
+}
+
+constexpr const char* kDim = "step";  // every table's first column and the dimension of its group
+
+constexpr auto kTables = std::tuple{
+    table("steps", &RunData::steps, false,
+          Column{&StepRecord::step, "step", "1", "optimizer step", "optimizer step, 1-based", 1, kPacked},
+          Column{&StepRecord::tokens, "tokens", "tokens", "training tokens", "training tokens consumed after this step",
+                 1, kPacked | kCoord},
+          Column{&StepRecord::train_loss, "train_loss", "nats/token", "training loss",
+                 "mean training cross-entropy of this step's batch", 1, kPacked},
+          Column{&StepRecord::lr, "lr", "1", "learning rate", "learning rate used in this step"},
+          Column{&StepRecord::grad_norm, "grad_norm", "1", "gradient norm", "global L2 norm of the gradient before clipping"},
+          Column{&StepRecord::step_seconds, "step_seconds", "s", "step time", "wall time of this step", 1, kPacked},
+          Column{&StepRecord::tokens_per_second, "tokens_per_second", "tokens/s", "throughput",
+                 "training tokens of this step / step_seconds", 3},
+          Column{&StepRecord::model_tflops, "model_tflops", "TFLOP/s", "model TFLOP/s",
+                 "model FLOPs of this step (flops_per_token x tokens) / step_seconds / 1e12", 3}),
+    table("val", &RunData::val, false,
+          Column{&ValRecord::step, "step", "1", "optimizer step", "step after which validation ran", 1, kPacked},
+          Column{&ValRecord::tokens, "tokens", "tokens", "training tokens", "training tokens consumed at that step", 1,
+                 kPacked | kCoord},
+          Column{&ValRecord::loss, "loss", "nats/token", "validation loss", "mean validation cross-entropy", 1, kPacked}),
+    table("quant", &RunData::quant, true,
+          Column{&QuantStatRecord::step, "step", "1", "telemetry step", "telemetry step"},
+          Column{&QuantStatRecord::tensor, "tensor", "index", "tensor", "index into the root attribute tensor_names", 1,
+                 kCoord},
+          Column{&QuantStatRecord::role, "role", "code", "GEMM", "GEMM: 0=fprop 1=dgrad 2=wgrad", 1, kCoord},
+          Column{&QuantStatRecord::operand, "operand", "code", "GEMM input",
+                 "GEMM input: 0=a (fprop x, dgrad dy, wgrad dy), 1=b (fprop w, dgrad w, wgrad x)", 1, kCoord},
+          Column{&QuantStatRecord::amax, "amax", "1", "amax", "max |value| of the operand before quantization"},
+          Column{&QuantStatRecord::frac_flushed, "frac_flushed", "fraction", "flushed to zero",
+                 "nonzero values quantized to zero"},
+          Column{&QuantStatRecord::frac_saturated, "frac_saturated", "fraction", "saturated",
+                 "values clamped to the format's max"},
+          Column{&QuantStatRecord::sqnr_db, "sqnr_db", "dB", "SQNR", "10 log10(sum x^2 / sum (x - q(x))^2)"},
+          Column{&QuantStatRecord::scale_min, "scale_min", "1", "smallest block scale",
+                 "smallest decoded block scale over valid blocks"},
+          Column{&QuantStatRecord::scale_max, "scale_max", "1", "largest block scale",
+                 "largest decoded block scale over valid blocks"},
+          Column{&QuantStatRecord::scale_std, "scale_std", "1", "block scale std",
+                 "standard deviation of decoded block scales"},
+          Column{&QuantStatRecord::whatif_nvfp4_sqnr_db, "whatif_nvfp4_sqnr_db", "dB", "SQNR as nvfp4",
+                 "SQNR of the same operand as plain nvfp4 (16, e4m3, 1d, rne)", 2},
+          Column{&QuantStatRecord::whatif_mxfp4_sqnr_db, "whatif_mxfp4_sqnr_db", "dB", "SQNR as mxfp4",
+                 "SQNR of the same operand as plain mxfp4 (32, ue8m0, 1d, rne)", 2},
+          Column{&QuantStatRecord::bias_shrinkage, "bias_shrinkage", "1", "magnitude shrinkage",
+                 "sum q*x / sum x^2 - 1, x what the quantizer rounds (after any RHT)", 4},
+          Column{&QuantStatRecord::bias_mean, "bias_mean", "1", "mean bias",
+                 "mean(q - x) / rms(x), x what the quantizer rounds (after any RHT)", 4},
+          Column{&QuantStatRecord::sr_rms_k1, "sr_rms_k1", "1", "SR error, 1 draw",
+                 "stochastic rounding: rms(one extra draw - x) / rms(x) on the leading rows; NaN otherwise", 4},
+          Column{&QuantStatRecord::sr_rms_k4, "sr_rms_k4", "1", "SR error, mean of 4 draws",
+                 "the same for the mean of 4 draws", 4},
+          Column{&QuantStatRecord::sr_rms_k16, "sr_rms_k16", "1", "SR error, mean of 16 draws",
+                 "the same for the mean of 16 draws", 4},
+          Column{&QuantStatRecord::sr_rms_k64, "sr_rms_k64", "1", "SR error, mean of 64 draws",
+                 "the same for the mean of 64 draws", 4}),
+    table("layers", &RunData::layer_norms, true,
+          Column{&LayerNormRecord::step, "step", "1", "optimizer step", "optimizer step"},
+          Column{&LayerNormRecord::tensor, "tensor", "index", "tensor", "index into the root attribute tensor_names", 1,
+                 kCoord},
+          Column{&LayerNormRecord::grad_norm, "grad_norm", "1", "gradient norm", "L2 norm of this tensor's gradient"},
+          Column{&LayerNormRecord::update_norm, "update_norm", "1", "update norm",
+                 "L2 norm of this step's parameter update"},
+          Column{&LayerNormRecord::adam_m_norm, "adam_m_norm", "1", "AdamW m norm", "L2 norm of AdamW's first moment"},
+          Column{&LayerNormRecord::adam_v_norm, "adam_v_norm", "1", "AdamW v norm", "L2 norm of AdamW's second moment"}),
+    table("gnr", &RunData::gnr, true,
+          Column{&GnrRecord::step, "step", "1", "telemetry step", "telemetry step", 2},
+          Column{&GnrRecord::tensor, "tensor", "index", "tensor", "index into the root attribute tensor_names", 2,
+                 kCoord},
+          Column{&GnrRecord::grad_norm, "grad_norm", "1", "fp32 gradient norm",
+                 "L2 norm of the weight gradient from fp32 wgrad operands", 2},
+          Column{&GnrRecord::noise_rms, "noise_rms", "1", "quantization noise rms",
+                 "rms of (quantized-wgrad gradient - fp32 gradient)", 2},
+          Column{&GnrRecord::gnr, "gnr", "1", "gradient-to-noise ratio",
+                 "grad_norm / (noise_rms * sqrt(elements)); stalls below sqrt(3)", 2}),
+};
+
+template <class F>
+void for_each_table(F&& f) {
+  std::apply([&](const auto&... t) { (f(t), ...); }, kTables);
+}
+template <class T, class F>
+void for_each_column(const T& table, F&& f) {
+  std::apply([&](const auto&... c) { (f(c), ...); }, table.columns);
+}
+
+static_assert(std::apply([](const auto&... t) { return ((std::string_view(std::get<0>(t.columns).name) == kDim) && ...); },
+                         kTables),
+              "every table's first column is its dimension, step");
 
 // A column's dataset: "table/name" in a run file, "PREFIX/table/name" in a curves pack's cell group.
 std::string col_path(const char* table, const char* name, const std::string& prefix = "") {
   return (prefix.empty() ? std::string() : prefix + "/") + table + "/" + name;
 }
 
-const Column& find_column(const char* table, const char* name) {
-  for (const auto& c : kColumns)
-    if (std::string(c.table) == table && std::string(c.name) == name) return c;
-  throw std::logic_error(std::string("run file: no column ") + table + "/" + name);
+// Creates column `c` of `table` with `rows` placeholders (NaN, or 0 for integers: a column a file
+// of an older schema lacks; none in a new file).
+template <class C>
+void create_column(h5::File& f, const char* table, const C& c, uint64_t rows = 0) {
+  using S = typename C::Stored;
+  const std::vector<S> placeholders(rows, std::numeric_limits<S>::quiet_NaN());
+  f.append(col_path(table, c.name), placeholders.data(), rows);
 }
 
-void create_empty_column(h5::File& f, const Column& c) {
-  const std::string p = col_path(c.table, c.name);
-  switch (c.type) {
-    case ColType::i64: f.append<int64_t>(p, nullptr, 0); break;
-    case ColType::f64: f.append<double>(p, nullptr, 0); break;
-    case ColType::f32: f.append<float>(p, nullptr, 0); break;
-    case ColType::i32: f.append<int32_t>(p, nullptr, 0); break;
-    case ColType::u8: f.append<uint8_t>(p, nullptr, 0); break;
-  }
-  f.set_attr(p, "units", std::string(c.units));
-  f.set_attr(p, "description", std::string(c.description));
-}
-
+// Writes the attributes of table `t`'s columns (units, long_name, description; coordinates on the
+// data columns) and makes `step` its group's dimension, attached to every other column.
+// Idempotent: create() writes it, reopen() rewrites it (upgrading a file of an older schema).
 template <class T>
-void append_column(h5::File& f, const char* table, const char* name, const std::vector<T>& v) {
-  f.append(col_path(table, name), v.data(), v.size());
+void describe_table(h5::File& f, const T& t) {
+  const std::string dim = col_path(t.name, kDim);
+  f.make_dimension_scale(dim);
+  std::string coordinates;  // "tokens", "tensor role operand", ...
+  for_each_column(t, [&](const auto& c) {
+    if (c.flags & kCoord) coordinates += (coordinates.empty() ? "" : " ") + std::string(c.name);
+  });
+  for_each_column(t, [&](const auto& c) {
+    const std::string p = col_path(t.name, c.name);
+    f.set_attr(p, "units", std::string(c.units));
+    f.set_attr(p, "long_name", std::string(c.long_name));
+    f.set_attr(p, "description", std::string(c.description));
+    if (p == dim) return;
+    f.attach_scale(p, dim, 0);
+    if (!(c.flags & kCoord) && !coordinates.empty()) f.set_attr(p, "coordinates", coordinates);
+  });
 }
 
-// Gathers one field of a record vector into a column vector.
-template <class T, class Rec, class Get>
-std::vector<T> gather(const std::vector<Rec>& recs, Get get) {
-  std::vector<T> out;
+// Gathers column `c` of a record vector, as stored.
+template <class Rec, class C>
+std::vector<typename C::Stored> gather(const std::vector<Rec>& recs, const C& c) {
+  std::vector<typename C::Stored> out;
   out.reserve(recs.size());
-  for (const auto& r : recs) out.push_back(static_cast<T>(get(r)));
+  for (const auto& r : recs) out.push_back(static_cast<typename C::Stored>(r.*c.member));
   return out;
 }
 
@@ -143,57 +240,28 @@ std::vector<std::string> split_names(const std::string& s) {
   return out;
 }
 
-// Rows of `table` whose columns are all present: the shortest column (a reader racing a flush
+// Rows of table `t` whose columns are all present: the shortest column (a reader racing a flush
 // may see one column a batch longer than another). Columns newer than the file do not count; in
 // a curves pack (`packed`) only the packed columns count.
-uint64_t table_rows(const h5::File& f, const char* table, const std::string& prefix = "", bool packed = false) {
+template <class T>
+uint64_t table_rows(const h5::File& f, const T& t, const std::string& prefix = "", bool packed = false) {
   uint64_t n = UINT64_MAX;
-  for (const auto& c : kColumns) {
-    if (std::string(c.table) != table || (packed && !c.packed)) continue;
-    const std::string p = col_path(c.table, c.name, prefix);
+  for_each_column(t, [&](const auto& c) {
+    if (packed && !(c.flags & kPacked)) return;
+    const std::string p = col_path(t.name, c.name, prefix);
     if (f.has(p)) n = std::min(n, f.length(p));
     else if (c.since == 1) n = 0;
-  }
+  });
   return n == UINT64_MAX ? 0 : n;
 }
 
-// The columns of the steps/ and val/ tables gathered from their records: sink(table, name, values)
-// per column, in kColumns order. RunWriter appends them; write_packed_run writes the packed ones.
-template <class Sink>
-void step_columns(const std::vector<StepRecord>& steps, Sink&& sink) {
-  sink("steps", "step", gather<int64_t>(steps, [](auto& r) { return r.step; }));
-  sink("steps", "tokens", gather<int64_t>(steps, [](auto& r) { return r.tokens; }));
-  sink("steps", "train_loss", gather<double>(steps, [](auto& r) { return r.train_loss; }));
-  sink("steps", "lr", gather<double>(steps, [](auto& r) { return r.lr; }));
-  sink("steps", "grad_norm", gather<double>(steps, [](auto& r) { return r.grad_norm; }));
-  sink("steps", "step_seconds", gather<double>(steps, [](auto& r) { return r.step_seconds; }));
-  sink("steps", "tokens_per_second", gather<double>(steps, [](auto& r) { return r.tokens_per_second; }));
-  sink("steps", "model_tflops", gather<double>(steps, [](auto& r) { return r.model_tflops; }));
-}
-
-template <class Sink>
-void val_columns(const std::vector<ValRecord>& val, Sink&& sink) {
-  sink("val", "step", gather<int64_t>(val, [](auto& r) { return r.step; }));
-  sink("val", "tokens", gather<int64_t>(val, [](auto& r) { return r.tokens; }));
-  sink("val", "loss", gather<double>(val, [](auto& r) { return r.loss; }));
-}
-
-// A column a file written by an older schema lacks: `rows` placeholders (NaN, or 0 for integers).
-void create_missing_column(h5::File& f, const Column& c, uint64_t rows) {
-  create_empty_column(f, c);
-  if (rows == 0) return;
-  const std::string p = col_path(c.table, c.name);
-  auto fill = [&](auto placeholder) {
-    const std::vector<decltype(placeholder)> v(rows, placeholder);
-    f.append(p, v.data(), rows);
-  };
-  switch (c.type) {
-    case ColType::f32: fill(std::numeric_limits<float>::quiet_NaN()); break;
-    case ColType::f64: fill(std::numeric_limits<double>::quiet_NaN()); break;
-    case ColType::i64: fill(int64_t{0}); break;
-    case ColType::i32: fill(int32_t{0}); break;
-    case ColType::u8: fill(uint8_t{0}); break;
-  }
+// Appends `recs` to the columns of table `t`.
+template <class T, class Rec>
+void append_table(h5::File& f, const T& t, const std::vector<Rec>& recs) {
+  for_each_column(t, [&](const auto& c) {
+    const auto v = gather(recs, c);
+    f.append(col_path(t.name, c.name), v.data(), v.size());
+  });
 }
 
 struct NotARunFile : std::runtime_error {
@@ -234,11 +302,7 @@ std::string SentinelRecord::summary() const {
 struct RunWriter::Impl {
   std::string path;
   h5::File file;
-  std::vector<StepRecord> steps;
-  std::vector<ValRecord> val;
-  std::vector<QuantStatRecord> quant;
-  std::vector<LayerNormRecord> layers;
-  std::vector<GnrRecord> gnr;
+  RunData pending;  // the tables' records added since the last append
   Clock::time_point last_flush = Clock::now();
   int64_t last_step = 0;
 
@@ -252,58 +316,12 @@ struct RunWriter::Impl {
   }
 
   void write_pending() {
-    const auto append = [this](const char* table, const char* name, const auto& v) {
-      append_column(file, table, name, v);
-    };
-    if (!steps.empty()) {
-      step_columns(steps, append);
-      steps.clear();
-    }
-    if (!val.empty()) {
-      val_columns(val, append);
-      val.clear();
-    }
-    if (!quant.empty()) {
-      append_column(file, "quant", "step", gather<int64_t>(quant, [](auto& r) { return r.step; }));
-      append_column(file, "quant", "tensor", gather<int32_t>(quant, [](auto& r) { return r.tensor; }));
-      append_column(file, "quant", "role", gather<uint8_t>(quant, [](auto& r) { return r.role; }));
-      append_column(file, "quant", "operand", gather<uint8_t>(quant, [](auto& r) { return r.operand; }));
-      append_column(file, "quant", "amax", gather<float>(quant, [](auto& r) { return r.amax; }));
-      append_column(file, "quant", "frac_flushed", gather<float>(quant, [](auto& r) { return r.frac_flushed; }));
-      append_column(file, "quant", "frac_saturated", gather<float>(quant, [](auto& r) { return r.frac_saturated; }));
-      append_column(file, "quant", "sqnr_db", gather<float>(quant, [](auto& r) { return r.sqnr_db; }));
-      append_column(file, "quant", "scale_min", gather<float>(quant, [](auto& r) { return r.scale_min; }));
-      append_column(file, "quant", "scale_max", gather<float>(quant, [](auto& r) { return r.scale_max; }));
-      append_column(file, "quant", "scale_std", gather<float>(quant, [](auto& r) { return r.scale_std; }));
-      append_column(file, "quant", "whatif_nvfp4_sqnr_db",
-                    gather<float>(quant, [](auto& r) { return r.whatif_nvfp4_sqnr_db; }));
-      append_column(file, "quant", "whatif_mxfp4_sqnr_db",
-                    gather<float>(quant, [](auto& r) { return r.whatif_mxfp4_sqnr_db; }));
-      append_column(file, "quant", "bias_shrinkage", gather<float>(quant, [](auto& r) { return r.bias_shrinkage; }));
-      append_column(file, "quant", "bias_mean", gather<float>(quant, [](auto& r) { return r.bias_mean; }));
-      append_column(file, "quant", "sr_rms_k1", gather<float>(quant, [](auto& r) { return r.sr_rms_k1; }));
-      append_column(file, "quant", "sr_rms_k4", gather<float>(quant, [](auto& r) { return r.sr_rms_k4; }));
-      append_column(file, "quant", "sr_rms_k16", gather<float>(quant, [](auto& r) { return r.sr_rms_k16; }));
-      append_column(file, "quant", "sr_rms_k64", gather<float>(quant, [](auto& r) { return r.sr_rms_k64; }));
-      quant.clear();
-    }
-    if (!layers.empty()) {
-      append_column(file, "layers", "step", gather<int64_t>(layers, [](auto& r) { return r.step; }));
-      append_column(file, "layers", "tensor", gather<int32_t>(layers, [](auto& r) { return r.tensor; }));
-      append_column(file, "layers", "grad_norm", gather<float>(layers, [](auto& r) { return r.grad_norm; }));
-      append_column(file, "layers", "update_norm", gather<float>(layers, [](auto& r) { return r.update_norm; }));
-      append_column(file, "layers", "adam_m_norm", gather<float>(layers, [](auto& r) { return r.adam_m_norm; }));
-      append_column(file, "layers", "adam_v_norm", gather<float>(layers, [](auto& r) { return r.adam_v_norm; }));
-      layers.clear();
-    }
-    if (!gnr.empty()) {
-      append_column(file, "gnr", "step", gather<int64_t>(gnr, [](auto& r) { return r.step; }));
-      append_column(file, "gnr", "tensor", gather<int32_t>(gnr, [](auto& r) { return r.tensor; }));
-      append_column(file, "gnr", "grad_norm", gather<float>(gnr, [](auto& r) { return r.grad_norm; }));
-      append_column(file, "gnr", "noise_rms", gather<float>(gnr, [](auto& r) { return r.noise_rms; }));
-      append_column(file, "gnr", "gnr", gather<float>(gnr, [](auto& r) { return r.gnr; }));
-      gnr.clear();
-    }
+    for_each_table([this](const auto& t) {
+      auto& recs = pending.*t.records;
+      if (recs.empty()) return;
+      append_table(file, t, recs);
+      recs.clear();
+    });
   }
 
   void flush_now() {
@@ -346,7 +364,10 @@ RunWriter RunWriter::create(const std::string& path, const RunMeta& meta) {
   f.set_attr("/", "flops_per_token", meta.flops_per_token);
   f.set_attr("/", "threads", meta.threads);
   f.set_attr("/", "gemm_peak_gflops", meta.gemm_peak_gflops);
-  for (const auto& c : kColumns) create_empty_column(f, c);
+  for_each_table([&](const auto& t) {
+    for_each_column(t, [&](const auto& c) { create_column(f, t.name, c); });
+    describe_table(f, t);
+  });
   f.flush();
   return RunWriter(std::move(impl));
 }
@@ -359,19 +380,20 @@ RunWriter RunWriter::reopen(const std::string& path, int64_t step) {
   if (version > kRunSchemaVersion)
     throw std::runtime_error(path + ": run file schema " + std::to_string(version) + " is newer than " +
                              std::to_string(kRunSchemaVersion));
-  for (const char* table : kTables) {
-    const uint64_t rows = table_rows(f, table);
-    const auto steps = rows ? f.read<int64_t>(col_path(table, "step")) : std::vector<int64_t>();
+  for_each_table([&](const auto& t) {
+    const uint64_t rows = table_rows(f, t);
+    const auto steps = rows ? f.read<int64_t>(col_path(t.name, kDim)) : std::vector<int64_t>();
     uint64_t keep = 0;  // records are appended in step order: keep the leading ones <= step
     while (keep < rows && steps[keep] <= step) ++keep;
-    for (const auto& c : kColumns) {
-      if (std::string(c.table) != table) continue;
-      if (!f.has(col_path(c.table, c.name))) create_missing_column(f, c, keep);
-      f.truncate(col_path(c.table, c.name), keep);
-    }
-    if (std::string(table) == "steps" && keep > 0) impl->last_step = steps[keep - 1];
-  }
-  f.set_attr("/", "schema_version", kRunSchemaVersion);  // every column of this schema exists now
+    for_each_column(t, [&](const auto& c) {
+      const std::string p = col_path(t.name, c.name);
+      if (!f.has(p)) create_column(f, t.name, c, keep);
+      f.truncate(p, keep);
+    });
+    describe_table(f, t);  // a file of an older schema gains this schema's attributes and dimensions
+    if (std::string_view(t.name) == "steps" && keep > 0) impl->last_step = steps[keep - 1];
+  });
+  f.set_attr("/", "schema_version", kRunSchemaVersion);  // every column and dimension of this schema exists now
   f.set_attr("/", "status", to_string(RunStatus::running));
   f.set_attr("/", "status_step", step);
   f.set_attr("/", "status_message", "resumed after step " + std::to_string(step));
@@ -380,28 +402,28 @@ RunWriter RunWriter::reopen(const std::string& path, int64_t step) {
 }
 
 void RunWriter::add_step(const StepRecord& r) {
-  impl_->steps.push_back(r);
+  impl_->pending.steps.push_back(r);
   impl_->last_step = r.step;
   impl_->maybe_flush();
 }
 
 void RunWriter::add_val(const ValRecord& r) {
-  impl_->val.push_back(r);
+  impl_->pending.val.push_back(r);
   impl_->maybe_flush();
 }
 
 void RunWriter::add_quant_stats(const std::vector<QuantStatRecord>& rs) {
-  impl_->quant.insert(impl_->quant.end(), rs.begin(), rs.end());
+  impl_->pending.quant.insert(impl_->pending.quant.end(), rs.begin(), rs.end());
   impl_->maybe_flush();
 }
 
 void RunWriter::add_layer_norms(const std::vector<LayerNormRecord>& rs) {
-  impl_->layers.insert(impl_->layers.end(), rs.begin(), rs.end());
+  impl_->pending.layer_norms.insert(impl_->pending.layer_norms.end(), rs.begin(), rs.end());
   impl_->maybe_flush();
 }
 
 void RunWriter::add_gnr(const std::vector<GnrRecord>& rs) {
-  impl_->gnr.insert(impl_->gnr.end(), rs.begin(), rs.end());
+  impl_->pending.gnr.insert(impl_->pending.gnr.end(), rs.begin(), rs.end());
   impl_->maybe_flush();
 }
 
@@ -433,6 +455,17 @@ void RunWriter::set_sentinel(const SentinelRecord& s) {
   const std::vector<uint64_t> shape = {uint64_t(s.rows), uint64_t(s.cols)};
   f.write("sentinel/input", s.input, shape);
   if (!s.dequant.empty()) f.write("sentinel/dequant", s.dequant, shape);
+  // Their axes are the netCDF dimensions (not variables) `row` and `col`; @row, @col index them.
+  f.make_dimension("sentinel/row", shape[0]);
+  f.make_dimension("sentinel/col", shape[1]);
+  for (const auto& [name, long_name] : {std::pair{"sentinel/input", "tensor before quantization"},
+                                        std::pair{"sentinel/dequant", "dequantized tensor"}}) {
+    if (!f.has(name)) continue;
+    f.attach_scale(name, "sentinel/row", 0);
+    f.attach_scale(name, "sentinel/col", 1);
+    f.set_attr(name, "units", std::string("1"));
+    f.set_attr(name, "long_name", std::string(long_name));
+  }
   f.set_attr("sentinel", "step", s.step);
   f.set_attr("sentinel", "phase", s.phase);
   f.set_attr("sentinel", "tensor", int64_t(s.tensor));
@@ -458,16 +491,29 @@ int64_t RunWriter::last_step() const { return impl_->last_step; }
 
 namespace {
 
-// A column's first `rows` values; a column the file's schema predates (or a pack leaves out)
-// reads as NaN.
+// The first `rows` values of the column at `path`; a column the file's schema predates (or a pack
+// leaves out) reads as NaN (0 for integers).
 template <class T>
-std::vector<T> read_column(const h5::File& f, const char* table, const char* name, uint64_t rows,
-                           const std::string& prefix = "") {
-  const std::string p = col_path(table, name, prefix);
-  if (!f.has(p)) return std::vector<T>(rows, std::numeric_limits<T>::quiet_NaN());
-  auto v = f.read<T>(p);
+std::vector<T> read_column(const h5::File& f, const std::string& path, uint64_t rows) {
+  if (!f.has(path)) return std::vector<T>(rows, std::numeric_limits<T>::quiet_NaN());
+  auto v = f.read<T>(path);
   v.resize(rows);
   return v;
+}
+
+// Reads table `t` under `prefix` ("" in a run file, the cell's group in a curves pack, which holds
+// only the packed columns: `packed`) into d.*t.records.
+template <class T>
+void read_table(const h5::File& f, const T& t, const std::string& prefix, bool packed, RunData& d) {
+  auto& recs = d.*t.records;
+  recs.assign(table_rows(f, t, prefix, packed), {});
+  if (recs.empty()) return;
+  for_each_column(t, [&](const auto& c) {
+    using C = std::decay_t<decltype(c)>;
+    using M = std::remove_reference_t<decltype(recs[0].*c.member)>;
+    const auto v = read_column<typename C::Stored>(f, col_path(t.name, c.name, prefix), recs.size());
+    for (size_t i = 0; i < recs.size(); ++i) recs[i].*c.member = static_cast<M>(v[i]);
+  });
 }
 
 std::string attr_string_or(const h5::File& f, const std::string& obj, const char* name, const std::string& fallback) {
@@ -507,29 +553,11 @@ void read_run_attributes(const h5::File& f, const std::string& obj, const std::s
   d.status_message = attr_string_or(f, obj, "status_message", "");
 }
 
-// The steps/ and val/ tables under `prefix` ("" in a run file; the cell's group in a curves pack,
-// which holds only the packed columns: the others read as NaN).
+// The curves (steps/ and val/) under `prefix`, as read_table.
 void read_curves(const h5::File& f, const std::string& prefix, bool packed, RunData& d) {
-  if (const uint64_t n = table_rows(f, "steps", prefix, packed)) {
-    const auto step = read_column<int64_t>(f, "steps", "step", n, prefix);
-    const auto tokens = read_column<int64_t>(f, "steps", "tokens", n, prefix);
-    const auto loss = read_column<double>(f, "steps", "train_loss", n, prefix);
-    const auto lr = read_column<double>(f, "steps", "lr", n, prefix);
-    const auto gn = read_column<double>(f, "steps", "grad_norm", n, prefix);
-    const auto secs = read_column<double>(f, "steps", "step_seconds", n, prefix);
-    const auto tps = read_column<double>(f, "steps", "tokens_per_second", n, prefix);
-    const auto tflops = read_column<double>(f, "steps", "model_tflops", n, prefix);
-    d.steps.resize(n);
-    for (uint64_t i = 0; i < n; ++i)
-      d.steps[i] = StepRecord{step[i], tokens[i], loss[i], lr[i], gn[i], secs[i], tps[i], tflops[i]};
-  }
-  if (const uint64_t n = table_rows(f, "val", prefix, packed)) {
-    const auto step = read_column<int64_t>(f, "val", "step", n, prefix);
-    const auto tokens = read_column<int64_t>(f, "val", "tokens", n, prefix);
-    const auto loss = read_column<double>(f, "val", "loss", n, prefix);
-    d.val.resize(n);
-    for (uint64_t i = 0; i < n; ++i) d.val[i] = ValRecord{step[i], tokens[i], loss[i]};
-  }
+  for_each_table([&](const auto& t) {
+    if (!t.telemetry) read_table(f, t, prefix, packed, d);
+  });
 }
 
 RunData read_run_once(const std::string& path, bool with_telemetry) {
@@ -559,56 +587,12 @@ RunData read_run_once(const std::string& path, bool with_telemetry) {
     if (with_telemetry && f.has("sentinel/dequant")) s.dequant = f.read<float>("sentinel/dequant");
   }
   if (!with_telemetry) return d;
-  if (const uint64_t n = table_rows(f, "quant")) {
-    const auto step = read_column<int64_t>(f, "quant", "step", n);
-    const auto tensor = read_column<int32_t>(f, "quant", "tensor", n);
-    const auto role = read_column<uint8_t>(f, "quant", "role", n);
-    const auto operand = read_column<uint8_t>(f, "quant", "operand", n);
-    const auto amax = read_column<float>(f, "quant", "amax", n);
-    const auto flushed = read_column<float>(f, "quant", "frac_flushed", n);
-    const auto saturated = read_column<float>(f, "quant", "frac_saturated", n);
-    const auto sqnr = read_column<float>(f, "quant", "sqnr_db", n);
-    const auto smin = read_column<float>(f, "quant", "scale_min", n);
-    const auto smax = read_column<float>(f, "quant", "scale_max", n);
-    const auto sstd = read_column<float>(f, "quant", "scale_std", n);
-    const auto whatif_nv = read_column<float>(f, "quant", "whatif_nvfp4_sqnr_db", n);
-    const auto whatif_mx = read_column<float>(f, "quant", "whatif_mxfp4_sqnr_db", n);
-    const auto shrinkage = read_column<float>(f, "quant", "bias_shrinkage", n);
-    const auto bias_mean = read_column<float>(f, "quant", "bias_mean", n);
-    const auto sr_k1 = read_column<float>(f, "quant", "sr_rms_k1", n);
-    const auto sr_k4 = read_column<float>(f, "quant", "sr_rms_k4", n);
-    const auto sr_k16 = read_column<float>(f, "quant", "sr_rms_k16", n);
-    const auto sr_k64 = read_column<float>(f, "quant", "sr_rms_k64", n);
-    d.quant.resize(n);
-    for (uint64_t i = 0; i < n; ++i) {
-      if (role[i] > 2 || operand[i] > 1)
-        throw NotARunFile(path + ": quant row " + std::to_string(i) + " has an unknown role/operand code");
-      d.quant[i] = QuantStatRecord{step[i],     tensor[i],    static_cast<GemmRole>(role[i]),
-                                   static_cast<Operand>(operand[i]), amax[i], flushed[i], saturated[i],
-                                   sqnr[i],     smin[i],      smax[i],      sstd[i],
-                                   whatif_nv[i], whatif_mx[i], shrinkage[i], bias_mean[i],
-                                   sr_k1[i],    sr_k4[i],     sr_k16[i],    sr_k64[i]};
-    }
-  }
-  if (const uint64_t n = table_rows(f, "layers")) {
-    const auto step = read_column<int64_t>(f, "layers", "step", n);
-    const auto tensor = read_column<int32_t>(f, "layers", "tensor", n);
-    const auto gn = read_column<float>(f, "layers", "grad_norm", n);
-    const auto un = read_column<float>(f, "layers", "update_norm", n);
-    const auto mn = read_column<float>(f, "layers", "adam_m_norm", n);
-    const auto vn = read_column<float>(f, "layers", "adam_v_norm", n);
-    d.layer_norms.resize(n);
-    for (uint64_t i = 0; i < n; ++i) d.layer_norms[i] = LayerNormRecord{step[i], tensor[i], gn[i], un[i], mn[i], vn[i]};
-  }
-  if (const uint64_t n = table_rows(f, "gnr")) {
-    const auto step = read_column<int64_t>(f, "gnr", "step", n);
-    const auto tensor = read_column<int32_t>(f, "gnr", "tensor", n);
-    const auto gn = read_column<float>(f, "gnr", "grad_norm", n);
-    const auto noise = read_column<float>(f, "gnr", "noise_rms", n);
-    const auto ratio = read_column<float>(f, "gnr", "gnr", n);
-    d.gnr.resize(n);
-    for (uint64_t i = 0; i < n; ++i) d.gnr[i] = GnrRecord{step[i], tensor[i], gn[i], noise[i], ratio[i]};
-  }
+  for_each_table([&](const auto& t) {
+    if (t.telemetry) read_table(f, t, "", false, d);
+  });
+  for (size_t i = 0; i < d.quant.size(); ++i)
+    if (uint8_t(d.quant[i].role) > 2 || uint8_t(d.quant[i].operand) > 1)
+      throw NotARunFile(path + ": quant row " + std::to_string(i) + " has an unknown role/operand code");
   return d;
 }
 
@@ -682,11 +666,13 @@ void write_packed_run(h5::File& f, const std::string& group, const RunData& d) {
   f.set_attr(group, "flops_per_token", d.meta.flops_per_token);
   f.set_attr(group, "threads", d.meta.threads);
   f.set_attr(group, "gemm_peak_gflops", d.meta.gemm_peak_gflops);
-  const auto write = [&](const char* table, const char* name, const auto& v) {
-    if (find_column(table, name).packed) f.write(col_path(table, name, group), v, {v.size()}, kPackDeflateLevel);
-  };
-  step_columns(d.steps, write);
-  val_columns(d.val, write);
+  for_each_table([&](const auto& t) {
+    if (t.telemetry) return;
+    const auto& recs = d.*t.records;
+    for_each_column(t, [&](const auto& c) {
+      if (c.flags & kPacked) f.write(col_path(t.name, c.name, group), gather(recs, c), {recs.size()}, kPackDeflateLevel);
+    });
+  });
 }
 
 RunData read_packed_run(const h5::File& f, const std::string& group, const std::string& path) {

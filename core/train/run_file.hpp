@@ -2,7 +2,9 @@
 // per-tensor quantization statistics, per-layer optimizer norms and gradient-to-noise ratios, the
 // resolved config, the recipe manifest, status, and the non-finite sentinel's dump if it fired.
 // RunWriter appends as training goes (flushing regularly, readable while written); read_run loads
-// a finished or in-progress file. Names are documented in results/SCHEMA.md.
+// a finished or in-progress file. Since schema 5 the file is also netCDF-4 (dimension scales), so
+// xarray opens each group: xr.open_dataset(path, group="steps", engine="h5netcdf"). Names are
+// documented in results/SCHEMA.md.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -17,7 +19,7 @@ namespace h5 {
 class File;
 }
 
-constexpr int64_t kRunSchemaVersion = 4;
+constexpr int64_t kRunSchemaVersion = 5;
 
 enum class RunStatus { running, done, diverged, failed };
 std::string to_string(RunStatus);
