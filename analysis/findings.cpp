@@ -13,16 +13,6 @@
 
 namespace fp4lab::analysis {
 
-std::string to_string(Verdict v) {
-  switch (v) {
-    case Verdict::agrees: return "agrees";
-    case Verdict::contradicts: return "contradicts";
-    case Verdict::inconclusive: return "inconclusive";
-    case Verdict::no_data: return "no data";
-  }
-  return "";
-}
-
 VerdictResult decide(const SeedStats& stats, const std::vector<double>& per_seed, const std::vector<int>& bounds,
                      int direction, double confidence) {
   VerdictResult r;

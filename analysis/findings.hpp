@@ -12,7 +12,20 @@
 namespace fp4lab::analysis {
 
 enum class Verdict { agrees, contradicts, inconclusive, no_data };
-std::string to_string(Verdict);
+
+}  // namespace fp4lab::analysis
+
+template <>
+struct fp4lab::EnumNames<fp4lab::analysis::Verdict> {
+  using Verdict = analysis::Verdict;
+  static constexpr EnumName<Verdict> names[] = {{Verdict::agrees, "agrees"},
+                                                {Verdict::contradicts, "contradicts"},
+                                                {Verdict::inconclusive, "inconclusive"},
+                                                {Verdict::no_data, "no data"}};
+  static constexpr const char* unknown = "";
+};
+
+namespace fp4lab::analysis {
 
 // The verdict rule, for a claim that A − B has sign `direction` (+1 or −1):
 //  - with a CI (every seed's value exact): agrees when the CI excludes 0 on the published side,

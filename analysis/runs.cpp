@@ -139,8 +139,6 @@ Value pair_value(const Selector& a, const Selector& b) {
 
 // ---------------------------------------------------------------------------- settings
 
-std::string to_string(TargetCurve c) { return c == TargetCurve::val ? "val" : "train_ema"; }
-
 std::string ResolvedSettings::target_text() const {
   switch (target_rule) {
     case TargetRule::baseline_final: return "baseline_final";
@@ -170,9 +168,9 @@ AnalysisSettings parse_analysis_settings(const Value& section) {
       s.target = t;
     } else if (e.key == "target_curve") {
       const std::string& t = v.as_string(key);
-      if (t == "train" || t == "train_ema") s.target_curve = TargetCurve::train_ema;
-      else if (t == "val") s.target_curve = TargetCurve::val;
-      else throw ConfigError(v.loc(), key, "expected train or val, got '" + t + "'");
+      TargetCurve c{};
+      if (!parse(t, c)) throw ConfigError(v.loc(), key, "expected train or val, got '" + t + "'");
+      s.target_curve = c;
     } else if (e.key == "ema") {
       const double x = v.as_double(key);
       if (!(x >= 0 && x < 1)) throw ConfigError(v.loc(), key, "expected 0 <= ema < 1, got " + v.text());

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/config/enum_names.hpp"
 #include "core/config/value.hpp"
 #include "core/train/run_file.hpp"
 
@@ -25,7 +26,21 @@ constexpr const char* kGridFile = "grid.yaml";          // optional copy of the 
 // Which curve tokens-to-target crosses: the debiased-EMA-smoothed training loss, or the raw
 // validation loss (validation is already an average over a held-out set).
 enum class TargetCurve { train_ema, val };
-std::string to_string(TargetCurve);
+
+// Enum names (core/config/enum_names.hpp), also for calls from other namespaces and analysis::to_string.
+using fp4lab::parse;
+using fp4lab::to_string;
+
+}  // namespace fp4lab::analysis
+
+template <>
+struct fp4lab::EnumNames<fp4lab::analysis::TargetCurve> {
+  using TargetCurve = analysis::TargetCurve;
+  static constexpr EnumName<TargetCurve> names[] = {{TargetCurve::train_ema, "train_ema"}, {TargetCurve::val, "val"}};
+  static constexpr EnumName<TargetCurve> aliases[] = {{TargetCurve::train_ema, "train"}};
+};
+
+namespace fp4lab::analysis {
 
 constexpr double kDefaultEma = 0.9;              // debiased EMA weight per logged step
 constexpr double kDefaultWindowFraction = 0.25;  // converged window: last 25% of steps

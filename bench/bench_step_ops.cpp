@@ -69,7 +69,7 @@ void BM_StepOps(benchmark::State& state) {
   const double steps = double(state.iterations());
   double scoped = 0, scopes = 0;
   for (int g = 0; g < kOpGroups; ++g) {
-    state.counters[std::string(to_string(OpGroup(g))) + "_ms"] = 1e3 * times.seconds[size_t(g)] / steps;
+    state.counters[to_string(OpGroup(g)) + "_ms"] = 1e3 * times.seconds[size_t(g)] / steps;
     scoped += times.seconds[size_t(g)];
     scopes += double(times.calls[size_t(g)]);
   }

@@ -18,36 +18,6 @@
 
 namespace fp4lab {
 
-std::string to_string(LrSchedule s) {
-  switch (s) {
-    case LrSchedule::cosine: return "cosine";
-    case LrSchedule::wsd: return "wsd";
-    case LrSchedule::constant: return "constant";
-  }
-  return "?";
-}
-
-static bool parse(const std::string& s, LrSchedule& out) {
-  for (auto v : {LrSchedule::cosine, LrSchedule::wsd, LrSchedule::constant})
-    if (to_string(v) == s) return out = v, true;
-  return false;
-}
-
-static std::string to_string(Coverage c) {
-  switch (c) {
-    case Coverage::all_linear: return "all_linear";
-    case Coverage::mlp_only: return "mlp_only";
-    case Coverage::attn_only: return "attn_only";
-  }
-  return "?";
-}
-
-static bool parse(const std::string& s, Coverage& out) {
-  for (auto v : {Coverage::all_linear, Coverage::mlp_only, Coverage::attn_only})
-    if (to_string(v) == s) return out = v, true;
-  return false;
-}
-
 static std::string format_double(double d) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.17g", d);
@@ -110,6 +80,12 @@ class FieldTable {
     push({path, "string", help,
                       [=](Config& c, const Value& v) { acc(c) = v.as_string(path); },
                       [=](const Config& c) { return acc(const_cast<Config&>(c)); }});
+  }
+  // An enum key taking every value of E, or only `values`, by their names (core/config/enum_names.hpp).
+  template <class E>
+  void add_enum(const std::string& path, const std::string& help, Accessor<E> acc) {
+    const auto all = enum_values<E>();
+    add_enum(path, help, std::vector<E>(all.begin(), all.end()), acc);
   }
   template <class E>
   void add_enum(const std::string& path, const std::string& help, std::vector<E> values, Accessor<E> acc) {
@@ -184,7 +160,6 @@ FieldTable make_table() {
   t.add_linear("recipe.quantized", [](Config& c) -> LinearRecipe& { return c.recipe.quantized; });
   t.add_linear("recipe.high_precision", [](Config& c) -> LinearRecipe& { return c.recipe.high_precision; });
   t.add_enum<Coverage>("recipe.coverage", "which block linears are quantized",
-                       {Coverage::all_linear, Coverage::mlp_only, Coverage::attn_only},
                        [](Config& c) -> Coverage& { return c.recipe.coverage; });
   t.add_bool("recipe.quantize_lm_head", "quantize the LM head too",
              [](Config& c) -> bool& { return c.recipe.quantize_lm_head; });
@@ -195,7 +170,6 @@ FieldTable make_table() {
   t.add_enum<SwitchAt>("recipe.switch_at",
                        "precision schedule: switch to the high-precision operands at tokens (switch_tokens), "
                        "fraction (switch_fraction of train.tokens) or decay (where the learning rate starts to decay)",
-                       {SwitchAt::never, SwitchAt::tokens, SwitchAt::fraction, SwitchAt::decay},
                        [](Config& c) -> SwitchAt& { return c.recipe.switch_at; });
   t.add_i64("recipe.switch_tokens", "switch_at tokens: the token count from which steps run in high precision",
             [](Config& c) -> int64_t& { return c.recipe.switch_tokens; });
@@ -209,19 +183,17 @@ FieldTable make_table() {
              [](Config& c) -> bool& { return c.recipe.switch_wgrad; });
   t.omit_default = true;
   t.add_enum<OperandDtype>("recipe.operand_dtype", "operands round to bf16 before quantizing (TE) or stay fp32",
-                           {OperandDtype::fp32, OperandDtype::bf16},
+                           {OperandDtype::fp32, OperandDtype::bf16},  // not inherit (a recipe has no parent)
                            [](Config& c) -> OperandDtype& { return c.recipe.operand_dtype; });
   t.add_int("recipe.amax_history_len", "delayed scaling: amax history length",
             [](Config& c) -> int& { return c.recipe.delayed.history_len; });
   t.add_enum<AmaxAlgo>("recipe.amax_compute_algo", "delayed scaling: the history's max or its most recent amax",
-                       {AmaxAlgo::max, AmaxAlgo::most_recent},
                        [](Config& c) -> AmaxAlgo& { return c.recipe.delayed.algo; });
   t.add_float("recipe.margin", "delayed scaling: scale = fp8_max * 2^-margin / amax",
               [](Config& c) -> double& { return c.recipe.delayed.margin; });
   t.add_enum<GemmNumerics>("recipe.gemm_numerics",
                            "FP4 x FP4 GEMMs: fp32 product of the dequantized operands, or exact integer products "
                            "per block with one scale multiply per block and fp32 accumulation across blocks",
-                           {GemmNumerics::dequant_fp32, GemmNumerics::block_exact},
                            [](Config& c) -> GemmNumerics& { return c.recipe.gemm_numerics; });
   t.omit_default = false;
   // optim
@@ -233,7 +205,6 @@ FieldTable make_table() {
   t.add_float("optim.weight_decay", "decoupled weight decay", [](Config& c) -> double& { return c.optim.weight_decay; });
   t.add_float("optim.grad_clip", "global gradient-norm clip (0 = off)", [](Config& c) -> double& { return c.optim.grad_clip; });
   t.add_enum<LrSchedule>("optim.schedule", "learning-rate schedule",
-                         {LrSchedule::cosine, LrSchedule::wsd, LrSchedule::constant},
                          [](Config& c) -> LrSchedule& { return c.optim.schedule; });
   t.add_float("optim.warmup_fraction", "warmup length as a fraction of train.tokens",
               [](Config& c) -> double& { return c.optim.warmup_fraction; });

@@ -8,12 +8,18 @@
 #include <string>
 #include <vector>
 
+#include "core/config/enum_names.hpp"
 #include "core/config/value.hpp"
 #include "core/model/model.hpp"
 
 namespace fp4lab {
 
 enum class LrSchedule : uint8_t { cosine, wsd, constant };
+template <>
+struct EnumNames<LrSchedule> {
+  static constexpr EnumName<LrSchedule> names[] = {
+      {LrSchedule::cosine, "cosine"}, {LrSchedule::wsd, "wsd"}, {LrSchedule::constant, "constant"}};
+};
 
 struct OptimConfig {
   double lr = 1e-3;
@@ -60,8 +66,6 @@ struct Config {
   DataConfig data;
   TrainConfig train;
 };
-
-std::string to_string(LrSchedule);
 
 // One declared field.
 struct ConfigField {

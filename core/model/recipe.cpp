@@ -18,36 +18,6 @@ bool covered(Coverage c, LayerKind kind) {
 
 }  // namespace
 
-std::string to_string(SwitchAt s) {
-  switch (s) {
-    case SwitchAt::never: return "never";
-    case SwitchAt::tokens: return "tokens";
-    case SwitchAt::fraction: return "fraction";
-    case SwitchAt::decay: return "decay";
-  }
-  return "?";
-}
-
-bool parse(const std::string& s, SwitchAt& out) {
-  for (auto v : {SwitchAt::never, SwitchAt::tokens, SwitchAt::fraction, SwitchAt::decay})
-    if (to_string(v) == s) return out = v, true;
-  return false;
-}
-
-std::string to_string(LayerKind k) {
-  switch (k) {
-    case LayerKind::q: return "q";
-    case LayerKind::k: return "k";
-    case LayerKind::v: return "v";
-    case LayerKind::attn_out: return "attn_out";
-    case LayerKind::mlp_gate: return "mlp_gate";
-    case LayerKind::mlp_up: return "mlp_up";
-    case LayerKind::mlp_down: return "mlp_down";
-    case LayerKind::lm_head: return "lm_head";
-  }
-  return "?";
-}
-
 static const LinearRecipe& layer_recipe(const RecipeConfig& r, LayerKind kind, int block, int n_blocks) {
   if (kind == LayerKind::lm_head) return r.quantize_lm_head ? r.quantized : r.high_precision;
   if (!covered(r.coverage, kind)) return r.high_precision;

@@ -9,7 +9,17 @@
 namespace fp4lab {
 
 enum class LayerKind : uint8_t { q, k, v, attn_out, mlp_gate, mlp_up, mlp_down, lm_head };
-std::string to_string(LayerKind);
+template <>
+struct EnumNames<LayerKind> {
+  static constexpr EnumName<LayerKind> names[] = {{LayerKind::q, "q"},
+                                                  {LayerKind::k, "k"},
+                                                  {LayerKind::v, "v"},
+                                                  {LayerKind::attn_out, "attn_out"},
+                                                  {LayerKind::mlp_gate, "mlp_gate"},
+                                                  {LayerKind::mlp_up, "mlp_up"},
+                                                  {LayerKind::mlp_down, "mlp_down"},
+                                                  {LayerKind::lm_head, "lm_head"}};
+};
 
 // When a precision schedule switches to the high-precision operands (see RecipeConfig).
 enum class SwitchAt : uint8_t {
@@ -19,13 +29,23 @@ enum class SwitchAt : uint8_t {
   decay,     // where the learning rate starts to decay (wsd: (1 - decay_fraction) of the budget;
              // cosine: the end of warmup)
 };
-std::string to_string(SwitchAt);
-bool parse(const std::string&, SwitchAt&);
+template <>
+struct EnumNames<SwitchAt> {
+  static constexpr EnumName<SwitchAt> names[] = {{SwitchAt::never, "never"},
+                                                 {SwitchAt::tokens, "tokens"},
+                                                 {SwitchAt::fraction, "fraction"},
+                                                 {SwitchAt::decay, "decay"}};
+};
 
 enum class Coverage : uint8_t {
   all_linear,  // q,k,v,o, gate, up, down of every block (TE / MaxText)
   mlp_only,    // gate, up, down
   attn_only,   // q, k, v, o
+};
+template <>
+struct EnumNames<Coverage> {
+  static constexpr EnumName<Coverage> names[] = {
+      {Coverage::all_linear, "all_linear"}, {Coverage::mlp_only, "mlp_only"}, {Coverage::attn_only, "attn_only"}};
 };
 
 struct RecipeConfig {

@@ -1,16 +1,7 @@
-// Names of GEMM roles and operands (core/model/telemetry.hpp).
+// Names of GEMM operands (core/model/telemetry.hpp).
 #include "core/model/telemetry.hpp"
 
 namespace fp4lab {
-
-std::string to_string(GemmRole r) {
-  switch (r) {
-    case GemmRole::fprop: return "fprop";
-    case GemmRole::dgrad: return "dgrad";
-    case GemmRole::wgrad: return "wgrad";
-  }
-  return "unknown";
-}
 
 std::string operand_name(GemmRole r, Operand o) {
   // fprop Y = X·Wᵀ; dgrad dX = dY·W; wgrad dW = dYᵀ·X.

@@ -6,12 +6,19 @@
 #include <cstdint>
 #include <string>
 
+#include "core/config/enum_names.hpp"
+
 namespace fp4lab {
 
 // GEMM roles and operands of a linear layer (core/quant/NUMERICS.md, Operands and copies).
 enum class GemmRole : uint8_t { fprop = 0, dgrad = 1, wgrad = 2 };
+template <>
+struct EnumNames<GemmRole> {
+  static constexpr EnumName<GemmRole> names[] = {
+      {GemmRole::fprop, "fprop"}, {GemmRole::dgrad, "dgrad"}, {GemmRole::wgrad, "wgrad"}};
+  static constexpr const char* unknown = "unknown";  // a role number read from a file may be out of range
+};
 enum class Operand : uint8_t { a = 0, b = 1 };  // fprop: a=X b=W; dgrad: a=dY b=W; wgrad: a=dY b=X
-std::string to_string(GemmRole);
 std::string operand_name(GemmRole, Operand);  // "x", "w", "dy"
 
 struct QuantStatRecord {  // one quantized GEMM operand of one tensor at a telemetry step

@@ -421,11 +421,11 @@ bool cpu_has(Fp4Kernel k) {
 Fp4Kernel choose_kernel() {
   const char* forced = std::getenv("FP4LAB_FP4_KERNEL");
   if (forced && *forced) {
-    for (Fp4Kernel k : {Fp4Kernel::scalar, Fp4Kernel::avx2, Fp4Kernel::avx512_vnni})
-      if (to_string(k) == forced) {
-        if (!cpu_has(k)) throw std::invalid_argument(std::string("FP4LAB_FP4_KERNEL=") + forced + ": this CPU lacks it");
-        return k;
-      }
+    Fp4Kernel k{};
+    if (parse(forced, k)) {
+      if (!cpu_has(k)) throw std::invalid_argument(std::string("FP4LAB_FP4_KERNEL=") + forced + ": this CPU lacks it");
+      return k;
+    }
     throw std::invalid_argument(std::string("FP4LAB_FP4_KERNEL=") + forced + ": expected scalar, avx2 or avx512_vnni");
   }
   if (cpu_has(Fp4Kernel::avx512_vnni)) return Fp4Kernel::avx512_vnni;
@@ -434,14 +434,6 @@ Fp4Kernel choose_kernel() {
 }
 
 }  // namespace
-
-std::string to_string(GemmNumerics n) { return n == GemmNumerics::block_exact ? "block_exact" : "dequant_fp32"; }
-
-bool parse(const std::string& s, GemmNumerics& out) {
-  for (GemmNumerics n : {GemmNumerics::dequant_fp32, GemmNumerics::block_exact})
-    if (s == to_string(n)) return out = n, true;
-  return false;
-}
 
 bool fp4_blockable(const QuantSpec& spec) {
   return spec.element == ElementFormat::fp4_e2m1 && spec.block > 0 &&
@@ -500,15 +492,6 @@ void fp4_transpose_tiles(Fp4Operand& out, const Fp4Operand& in) {
 }
 
 Fp4View whole(const Fp4Operand& op) { return Fp4View{&op, 0, op.k}; }
-
-std::string to_string(Fp4Kernel k) {
-  switch (k) {
-    case Fp4Kernel::scalar: return "scalar";
-    case Fp4Kernel::avx2: return "avx2";
-    case Fp4Kernel::avx512_vnni: return "avx512_vnni";
-  }
-  return "?";
-}
 
 Fp4Kernel fp4_kernel() {
   static const Fp4Kernel kernel = choose_kernel();

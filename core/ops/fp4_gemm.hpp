@@ -31,8 +31,11 @@ enum class GemmNumerics : uint8_t {
   dequant_fp32,  // fp32 GEMM of the dequantized operands (TE's reference emulation)
   block_exact,   // the block-scaled integer products above
 };
-std::string to_string(GemmNumerics);
-bool parse(const std::string&, GemmNumerics&);
+template <>
+struct EnumNames<GemmNumerics> {
+  static constexpr EnumName<GemmNumerics> names[] = {{GemmNumerics::dequant_fp32, "dequant_fp32"},
+                                                     {GemmNumerics::block_exact, "block_exact"}};
+};
 
 // Whether a quantized copy made with `spec` can feed a block_exact GEMM: E2M1 elements with E4M3
 // or UE8M0 block scales (any tile, rounding, RHT, 4over6, row scaling).
@@ -67,7 +70,11 @@ struct Fp4View {
 Fp4View whole(const Fp4Operand& op);
 
 enum class Fp4Kernel : uint8_t { scalar, avx2, avx512_vnni };
-std::string to_string(Fp4Kernel);
+template <>
+struct EnumNames<Fp4Kernel> {
+  static constexpr EnumName<Fp4Kernel> names[] = {
+      {Fp4Kernel::scalar, "scalar"}, {Fp4Kernel::avx2, "avx2"}, {Fp4Kernel::avx512_vnni, "avx512_vnni"}};
+};
 // This process's kernel, chosen once from the CPU (AVX-512 VNNI, else AVX2, else scalar);
 // FP4LAB_FP4_KERNEL=scalar|avx2|avx512_vnni overrides (one the CPU lacks is an error).
 Fp4Kernel fp4_kernel();

@@ -279,14 +279,6 @@ bool LinearRecipe::any_quantized() const {
          dgrad_w.quantized() || wgrad_dy.quantized() || wgrad_x.quantized();
 }
 
-std::string to_string(AmaxAlgo a) { return a == AmaxAlgo::max ? "max" : "most_recent"; }
-
-bool parse(const std::string& s, AmaxAlgo& out) {
-  for (AmaxAlgo a : {AmaxAlgo::max, AmaxAlgo::most_recent})
-    if (s == to_string(a)) return out = a, true;
-  return false;
-}
-
 void DelayedScaling::record(float amax, float element_max, int history_len) {
   if (history.empty()) history.assign(size_t(std::max(history_len, 1)), 0.0f);
   fp8_max = element_max;

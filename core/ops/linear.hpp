@@ -48,8 +48,10 @@ bool uses_block_exact(GemmNumerics numerics, const QuantSpec& a, const QuantSpec
 // TE DelayedScaling (recipe.amax_history_len, amax_compute_algo, margin): an operand whose spec has
 // Scaling::delayed is quantized with a per-tensor fp32 scale computed from the amaxes of earlier steps.
 enum class AmaxAlgo : uint8_t { max, most_recent };
-std::string to_string(AmaxAlgo);
-bool parse(const std::string&, AmaxAlgo&);
+template <>
+struct EnumNames<AmaxAlgo> {
+  static constexpr EnumName<AmaxAlgo> names[] = {{AmaxAlgo::max, "max"}, {AmaxAlgo::most_recent, "most_recent"}};
+};
 struct DelayedScalingConfig {
   int history_len = 1024;
   AmaxAlgo algo = AmaxAlgo::max;

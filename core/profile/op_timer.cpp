@@ -48,18 +48,6 @@ void op_scope_exit() {
 }
 }  // namespace detail
 
-const char* to_string(OpGroup g) {
-  switch (g) {
-    case OpGroup::gemm: return "gemm";
-    case OpGroup::quantizer: return "quantizer";
-    case OpGroup::attention: return "attention";
-    case OpGroup::norm_elementwise: return "norm_elementwise";
-    case OpGroup::embedding_loss: return "embedding_loss";
-    case OpGroup::optimizer: return "optimizer";
-  }
-  return "?";
-}
-
 void set_op_timers(bool on) { detail::op_timers_on.store(on, std::memory_order_relaxed); }
 
 void reset_op_timers() { stack.totals = OpTimes{}; }

@@ -8,6 +8,9 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <string>
+
+#include "core/config/enum_names.hpp"
 
 namespace fp4lab {
 
@@ -20,7 +23,16 @@ enum class OpGroup : uint8_t {
   optimizer,         // AdamW with gradient clipping and per-tensor norms
 };
 constexpr int kOpGroups = 6;
-const char* to_string(OpGroup g);
+template <>
+struct EnumNames<OpGroup> {
+  static constexpr EnumName<OpGroup> names[] = {{OpGroup::gemm, "gemm"},
+                                                {OpGroup::quantizer, "quantizer"},
+                                                {OpGroup::attention, "attention"},
+                                                {OpGroup::norm_elementwise, "norm_elementwise"},
+                                                {OpGroup::embedding_loss, "embedding_loss"},
+                                                {OpGroup::optimizer, "optimizer"}};
+};
+static_assert(std::size(EnumNames<OpGroup>::names) == kOpGroups);
 
 struct OpTimes {
   std::array<double, kOpGroups> seconds{};  // exclusive of nested scopes

@@ -21,11 +21,12 @@ bool parse_bool(const std::string& text, bool& out) {
   return false;
 }
 
+// The choices are the enum's names (core/quant/quant_spec.hpp), in table order.
 template <class E>
 SpecField enum_field(const char* key, const char* option, const char* help, E QuantSpec::*member,
-                     std::initializer_list<E> values, bool omit_default = false) {
+                     bool omit_default = false) {
   SpecField f{key, option, help, SpecField::Kind::enumeration, {}, omit_default, nullptr, nullptr};
-  for (E v : values) f.choices.push_back(to_string(v));
+  for (E v : enum_values<E>()) f.choices.push_back(to_string(v));
   f.get = [member](const QuantSpec& s) { return to_string(s.*member); };
   f.set = [member](QuantSpec& s, const std::string& text) { return parse(text, s.*member); };
   return f;
@@ -62,43 +63,37 @@ std::string underscored(std::string name) {
 }  // namespace
 
 const std::vector<SpecField>& spec_fields() {
-  using E = ElementFormat;
   // omit_default (the last argument) on the fields added after the first config ids were published:
   // at their defaults they stay out of the canonical YAML, so those ids do not change.
   static const std::vector<SpecField> fields = {
       // The element format comes from the named format (--format) on the command line.
-      enum_field("element", "", "element format", &QuantSpec::element,
-                 {E::none, E::bf16, E::fp8_e4m3, E::fp8_e5m2, E::fp4_e2m1}),
+      enum_field("element", "", "element format", &QuantSpec::element),
       int_field("block", "block", "elements per block along the last axis (0: per tensor; default: the format's)",
                 &QuantSpec::block),
-      enum_field("scale", "scale", "block scale format", &QuantSpec::scale,
-                 {ScaleFormat::none, ScaleFormat::fp32, ScaleFormat::e4m3, ScaleFormat::ue8m0}),
-      enum_field("scale_rule", "scale_rule", "ue8m0 rule: floor (OCP MX) or ceil (TE)", &QuantSpec::scale_rule,
-                 {ScaleRule::floor, ScaleRule::ceil}),
-      enum_field("tile", "tile", "1d blocks, or 2d (block x block) tiles as for weights", &QuantSpec::tile,
-                 {Tile::d1, Tile::d2}),
-      enum_field("rounding", "rounding", "rne, or sr (stochastic, fp4 only)", &QuantSpec::rounding,
-                 {Rounding::rne, Rounding::sr}),
+      enum_field("scale", "scale", "block scale format", &QuantSpec::scale),
+      enum_field("scale_rule", "scale_rule", "ue8m0 rule: floor (OCP MX) or ceil (TE)", &QuantSpec::scale_rule),
+      enum_field("tile", "tile", "1d blocks, or 2d (block x block) tiles as for weights", &QuantSpec::tile),
+      enum_field("rounding", "rounding", "rne, or sr (stochastic, fp4 only)", &QuantSpec::rounding),
       bool_field("rht", "rht", "random Hadamard transform along the last axis first", &QuantSpec::rht),
       int_field("rht_size", "rht_size", "Hadamard length (a power of two)", &QuantSpec::rht_size),
       u64_field("rht_sign_seed", "rht_seed", "random sign seed (0: TE's fixed 16-point signs 0xD7E8)",
                 &QuantSpec::rht_sign_seed),
       enum_field("formula", "te_formula", "NVFP4 block-scale formula of TE 2.14+ (te_2_14 or 2.14) or 2.13- (te_2_13)",
-                 &QuantSpec::formula, {BlockScaleFormula::te_2_14, BlockScaleFormula::te_2_13}),
+                 &QuantSpec::formula),
       enum_field("operand_dtype", "operand_dtype",
                  "bf16: round the operand to bf16 first, as TE quantizes bf16 tensors; fp32; or (configs) "
                  "inherit recipe.operand_dtype",
-                 &QuantSpec::operand_dtype, {OperandDtype::inherit, OperandDtype::fp32, OperandDtype::bf16}, true),
+                 &QuantSpec::operand_dtype, true),
       enum_field("four_over_six", "four_over_six", "TE 4over6 NVFP4: per block, map-to-4 when its error is smaller",
-                 &QuantSpec::four_over_six, {FourOverSix::off, FourOverSix::mae, FourOverSix::mse}, true),
+                 &QuantSpec::four_over_six, true),
       int_field("global_e4m3_max", "global_e4m3_max", "Q of NVFP4's tensor scale 6Q/amax: 448, or 256 with 4over6",
                 &QuantSpec::global_e4m3_max, true),
       bool_field("row_scaled", "row_scaled", "NVFP4 with one fp32 amax per row (TE row-scaled activations)",
                  &QuantSpec::row_scaled, true),
       enum_field("scaling", "", "per-tensor fp32 scale from this tensor (current) or an amax history (delayed)",
-                 &QuantSpec::scaling, {Scaling::current, Scaling::delayed}, true),
+                 &QuantSpec::scaling, true),
       enum_field("source", "", "dgrad_w / wgrad_x: quantize the tensor (input) or the dequantized forward copy (fprop)",
-                 &QuantSpec::source, {CopySource::input, CopySource::fprop}, true),
+                 &QuantSpec::source, true),
   };
   return fields;
 }

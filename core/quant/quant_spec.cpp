@@ -1,62 +1,11 @@
-// QuantSpec names (one table per enum), presets, one-line descriptions and validation.
+// QuantSpec presets, one-line descriptions and validation.
 // No numerics here.
 #include "core/quant/quant_spec.hpp"
 
-#include <array>
 #include <type_traits>
-#include <utility>
 
 namespace fp4lab {
 namespace {
-
-template <class Enum, size_t N>
-using NameTable = std::array<std::pair<Enum, const char*>, N>;
-
-constexpr NameTable<ElementFormat, 5> kElementNames{{{ElementFormat::none, "none"},
-                                                     {ElementFormat::bf16, "bf16"},
-                                                     {ElementFormat::fp8_e4m3, "fp8_e4m3"},
-                                                     {ElementFormat::fp8_e5m2, "fp8_e5m2"},
-                                                     {ElementFormat::fp4_e2m1, "fp4_e2m1"}}};
-constexpr NameTable<ScaleFormat, 4> kScaleNames{{{ScaleFormat::none, "none"},
-                                                 {ScaleFormat::fp32, "fp32"},
-                                                 {ScaleFormat::e4m3, "e4m3"},
-                                                 {ScaleFormat::ue8m0, "ue8m0"}}};
-constexpr NameTable<ScaleRule, 2> kRuleNames{{{ScaleRule::floor, "floor"}, {ScaleRule::ceil, "ceil"}}};
-constexpr NameTable<Tile, 2> kTileNames{{{Tile::d1, "1d"}, {Tile::d2, "2d"}}};
-constexpr NameTable<Rounding, 2> kRoundingNames{{{Rounding::rne, "rne"}, {Rounding::sr, "sr"}}};
-constexpr NameTable<BlockScaleFormula, 2> kFormulaNames{
-    {{BlockScaleFormula::te_2_14, "te_2_14"}, {BlockScaleFormula::te_2_13, "te_2_13"}}};
-constexpr NameTable<OperandDtype, 3> kOperandDtypeNames{
-    {{OperandDtype::inherit, "inherit"}, {OperandDtype::fp32, "fp32"}, {OperandDtype::bf16, "bf16"}}};
-constexpr NameTable<FourOverSix, 3> kFourOverSixNames{
-    {{FourOverSix::off, "off"}, {FourOverSix::mae, "mae"}, {FourOverSix::mse, "mse"}}};
-constexpr NameTable<Scaling, 2> kScalingNames{{{Scaling::current, "current"}, {Scaling::delayed, "delayed"}}};
-constexpr NameTable<CopySource, 2> kSourceNames{{{CopySource::input, "input"}, {CopySource::fprop, "fprop"}}};
-
-// Accepted spellings besides the canonical names above.
-constexpr NameTable<ScaleFormat, 1> kScaleAliases{{{ScaleFormat::ue8m0, "e8m0"}}};
-constexpr NameTable<BlockScaleFormula, 2> kFormulaAliases{
-    {{BlockScaleFormula::te_2_14, "2.14"}, {BlockScaleFormula::te_2_13, "2.13"}}};
-constexpr NameTable<FourOverSix, 2> kFourOverSixAliases{{{FourOverSix::mae, "MAE"}, {FourOverSix::mse, "MSE"}}};
-constexpr NameTable<CopySource, 2> kSourceAliases{
-    {{CopySource::input, "original"}, {CopySource::fprop, "rowwise_dequantized"}}};
-
-template <class Enum, size_t N>
-std::string name_of(const NameTable<Enum, N>& table, Enum value) {
-  for (const auto& [v, name] : table)
-    if (v == value) return name;
-  return "?";
-}
-
-template <class Enum, size_t N>
-bool find_name(const NameTable<Enum, N>& table, const std::string& text, Enum& out) {
-  for (const auto& [v, name] : table)
-    if (text == name) {
-      out = v;
-      return true;
-    }
-  return false;
-}
 
 // Concatenates strings and integers by appending (GCC 12 warns falsely on "literal" + std::string).
 template <class... Parts>
@@ -73,36 +22,6 @@ std::string cat(const Parts&... parts) {
 bool is_power_of_two(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
 
 }  // namespace
-
-std::string to_string(ElementFormat v) { return name_of(kElementNames, v); }
-std::string to_string(ScaleFormat v) { return name_of(kScaleNames, v); }
-std::string to_string(ScaleRule v) { return name_of(kRuleNames, v); }
-std::string to_string(Tile v) { return name_of(kTileNames, v); }
-std::string to_string(Rounding v) { return name_of(kRoundingNames, v); }
-std::string to_string(BlockScaleFormula v) { return name_of(kFormulaNames, v); }
-std::string to_string(OperandDtype v) { return name_of(kOperandDtypeNames, v); }
-std::string to_string(FourOverSix v) { return name_of(kFourOverSixNames, v); }
-std::string to_string(Scaling v) { return name_of(kScalingNames, v); }
-std::string to_string(CopySource v) { return name_of(kSourceNames, v); }
-
-bool parse(const std::string& s, ElementFormat& out) { return find_name(kElementNames, s, out); }
-bool parse(const std::string& s, ScaleFormat& out) {
-  return find_name(kScaleNames, s, out) || find_name(kScaleAliases, s, out);
-}
-bool parse(const std::string& s, ScaleRule& out) { return find_name(kRuleNames, s, out); }
-bool parse(const std::string& s, Tile& out) { return find_name(kTileNames, s, out); }
-bool parse(const std::string& s, Rounding& out) { return find_name(kRoundingNames, s, out); }
-bool parse(const std::string& s, BlockScaleFormula& out) {
-  return find_name(kFormulaNames, s, out) || find_name(kFormulaAliases, s, out);
-}
-bool parse(const std::string& s, OperandDtype& out) { return find_name(kOperandDtypeNames, s, out); }
-bool parse(const std::string& s, FourOverSix& out) {
-  return find_name(kFourOverSixNames, s, out) || find_name(kFourOverSixAliases, s, out);
-}
-bool parse(const std::string& s, Scaling& out) { return find_name(kScalingNames, s, out); }
-bool parse(const std::string& s, CopySource& out) {
-  return find_name(kSourceNames, s, out) || find_name(kSourceAliases, s, out);
-}
 
 std::string describe(const QuantSpec& s) {
   if (!s.quantized()) return "none";

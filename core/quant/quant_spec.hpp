@@ -5,7 +5,11 @@
 #include <cstdint>
 #include <string>
 
+#include "core/config/enum_names.hpp"
+
 namespace fp4lab {
+
+// Each enum's names (configs, CLI flags, run files, reports) follow it (core/config/enum_names.hpp).
 
 enum class ElementFormat : uint8_t {
   none,      // pass-through fp32 (no quantization)
@@ -13,6 +17,14 @@ enum class ElementFormat : uint8_t {
   fp8_e4m3,  // OCP E4M3 "fn": max 448, satfinite, NaN 0x7F
   fp8_e5m2,  // OCP E5M2: max 57344, satfinite
   fp4_e2m1,  // OCP E2M1: max 6, NaN -> +6, sign of zero kept
+};
+template <>
+struct EnumNames<ElementFormat> {
+  static constexpr EnumName<ElementFormat> names[] = {{ElementFormat::none, "none"},
+                                                      {ElementFormat::bf16, "bf16"},
+                                                      {ElementFormat::fp8_e4m3, "fp8_e4m3"},
+                                                      {ElementFormat::fp8_e5m2, "fp8_e5m2"},
+                                                      {ElementFormat::fp4_e2m1, "fp4_e2m1"}};
 };
 
 enum class ScaleFormat : uint8_t {
@@ -22,6 +34,14 @@ enum class ScaleFormat : uint8_t {
   e4m3,   // NVFP4: E4M3 block scale under an fp32 per-tensor scale (NUMERICS.md, NVFP4)
   ue8m0,  // MX: power-of-two block scale (NUMERICS.md, MXFP4 and MXFP8), rule chosen by ScaleRule
 };
+template <>
+struct EnumNames<ScaleFormat> {
+  static constexpr EnumName<ScaleFormat> names[] = {{ScaleFormat::none, "none"},
+                                                    {ScaleFormat::fp32, "fp32"},
+                                                    {ScaleFormat::e4m3, "e4m3"},
+                                                    {ScaleFormat::ue8m0, "ue8m0"}};
+  static constexpr EnumName<ScaleFormat> aliases[] = {{ScaleFormat::ue8m0, "e8m0"}};
+};
 
 enum class ScaleRule : uint8_t {
   floor,  // OCP MX / microxcaling: 2^(floor(log2 amax) - emax_elem); largest values may clip;
@@ -29,21 +49,40 @@ enum class ScaleRule : uint8_t {
   ceil,   // TE reference / MXFP8: 2^ceil(log2(RN(amax / max_elem))); never clips
           // (log2 exact on the fp32 bits in both rules; exponents clamped to [-127, 127])
 };
+template <>
+struct EnumNames<ScaleRule> {
+  static constexpr EnumName<ScaleRule> names[] = {{ScaleRule::floor, "floor"}, {ScaleRule::ceil, "ceil"}};
+};
 
 enum class Tile : uint8_t {
   d1,  // 1 x block along the contiguous (last) axis
   d2,  // block x block tiles (16 x 16 for NVFP4; weights): one scale per tile, still stored once
        // per row and block; Q(W^T) == Q(W)^T bit for bit (without SR and RHT)
 };
+template <>
+struct EnumNames<Tile> {
+  static constexpr EnumName<Tile> names[] = {{Tile::d1, "1d"}, {Tile::d2, "2d"}};
+};
 
 enum class Rounding : uint8_t {
   rne,  // round to nearest, ties to even
   sr,   // stochastic rounding with 8 random bits per element (NUMERICS.md, Rounding); FP4 only
 };
+template <>
+struct EnumNames<Rounding> {
+  static constexpr EnumName<Rounding> names[] = {{Rounding::rne, "rne"}, {Rounding::sr, "sr"}};
+};
 
 enum class BlockScaleFormula : uint8_t {
   te_2_14,  // TE >= 2.14: RN(block_amax * RN(S_enc * RN(1/6)))   (default; NUMERICS.md, NVFP4 step 2)
   te_2_13,  // TE 2.8..2.13: RN(RN(block_amax / 6) * S_enc)
+};
+template <>
+struct EnumNames<BlockScaleFormula> {
+  static constexpr EnumName<BlockScaleFormula> names[] = {{BlockScaleFormula::te_2_14, "te_2_14"},
+                                                          {BlockScaleFormula::te_2_13, "te_2_13"}};
+  static constexpr EnumName<BlockScaleFormula> aliases[] = {{BlockScaleFormula::te_2_14, "2.14"},
+                                                            {BlockScaleFormula::te_2_13, "2.13"}};
 };
 
 enum class OperandDtype : uint8_t {
@@ -52,6 +91,11 @@ enum class OperandDtype : uint8_t {
   bf16,     // rounded to bf16 (RNE) first, as TE quantizes bf16 tensors: amax, RHT, block scales
             // and codes all come from the bf16 values
 };
+template <>
+struct EnumNames<OperandDtype> {
+  static constexpr EnumName<OperandDtype> names[] = {
+      {OperandDtype::inherit, "inherit"}, {OperandDtype::fp32, "fp32"}, {OperandDtype::bf16, "bf16"}};
+};
 
 enum class FourOverSix : uint8_t {
   off,
@@ -59,17 +103,33 @@ enum class FourOverSix : uint8_t {
         // summed |error| is smaller
   mse,  // same with the summed squared error
 };
+template <>
+struct EnumNames<FourOverSix> {
+  static constexpr EnumName<FourOverSix> names[] = {
+      {FourOverSix::off, "off"}, {FourOverSix::mae, "mae"}, {FourOverSix::mse, "mse"}};
+  static constexpr EnumName<FourOverSix> aliases[] = {{FourOverSix::mae, "MAE"}, {FourOverSix::mse, "MSE"}};
+};
 
 enum class Scaling : uint8_t {
   current,  // the scale comes from this tensor's amax (TE current scaling)
   delayed,  // per-tensor fp32 scale from an amax history of earlier steps (TE DelayedScaling);
             // quantize() takes the scale as an argument; the history lives in the linear's state
 };
+template <>
+struct EnumNames<Scaling> {
+  static constexpr EnumName<Scaling> names[] = {{Scaling::current, "current"}, {Scaling::delayed, "delayed"}};
+};
 
 // Where the backward copy of X (wgrad_x) or W (dgrad_w) is quantized from.
 enum class CopySource : uint8_t {
   input,  // the original tensor (TE default, columnwise_source="original")
   fprop,  // the dequantized forward copy Q(X) or Q(W) (TE columnwise_source="rowwise_dequantized")
+};
+template <>
+struct EnumNames<CopySource> {
+  static constexpr EnumName<CopySource> names[] = {{CopySource::input, "input"}, {CopySource::fprop, "fprop"}};
+  static constexpr EnumName<CopySource> aliases[] = {{CopySource::input, "original"},
+                                                     {CopySource::fprop, "rowwise_dequantized"}};
 };
 
 struct QuantSpec {
@@ -96,28 +156,6 @@ struct QuantSpec {
   bool quantized() const { return element != ElementFormat::none; }
   bool operator==(const QuantSpec&) const = default;
 };
-
-// Names used in configs, CLI flags, run files and reports (one table per enum).
-std::string to_string(ElementFormat);
-std::string to_string(ScaleFormat);
-std::string to_string(ScaleRule);
-std::string to_string(Tile);
-std::string to_string(Rounding);
-std::string to_string(BlockScaleFormula);
-std::string to_string(OperandDtype);
-std::string to_string(FourOverSix);
-std::string to_string(Scaling);
-std::string to_string(CopySource);
-bool parse(const std::string&, ElementFormat&);
-bool parse(const std::string&, ScaleFormat&);
-bool parse(const std::string&, ScaleRule&);
-bool parse(const std::string&, Tile&);
-bool parse(const std::string&, Rounding&);
-bool parse(const std::string&, BlockScaleFormula&);
-bool parse(const std::string&, OperandDtype&);
-bool parse(const std::string&, FourOverSix&);
-bool parse(const std::string&, Scaling&);
-bool parse(const std::string&, CopySource&);
 
 // One-line human description, e.g. "fp4_e2m1/16 e4m3 2d rne" or "fp4_e2m1/16 e4m3 1d sr rht16".
 std::string describe(const QuantSpec&);

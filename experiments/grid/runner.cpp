@@ -36,18 +36,6 @@ namespace fp4lab::grid {
 
 namespace fs = std::filesystem;
 
-std::string to_string(CellState s) {
-  switch (s) {
-    case CellState::pending: return "pending";
-    case CellState::running: return "running";
-    case CellState::interrupted: return "interrupted";
-    case CellState::done: return "done";
-    case CellState::failed: return "failed";
-    case CellState::diverged: return "diverged";
-  }
-  return "?";
-}
-
 std::string run_file_path(const std::string& dir, const std::string& id) { return (fs::path(dir) / (id + ".h5")).string(); }
 std::string lock_file_path(const std::string& dir, const std::string& id) { return (fs::path(dir) / (id + ".lock")).string(); }
 std::string failed_file_path(const std::string& dir, const std::string& id) { return (fs::path(dir) / (id + ".failed")).string(); }

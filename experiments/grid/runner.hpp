@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config/enum_names.hpp"
 #include "experiments/grid/grid.hpp"
 
 namespace fp4lab::grid {
@@ -22,7 +23,22 @@ struct RunSettings {
 // A cell as seen on disk. `interrupted`: a run file still marked running with nobody holding the
 // cell's lock (the next `fp4lab run` resumes it from its checkpoint).
 enum class CellState { pending, running, interrupted, done, failed, diverged };
-std::string to_string(CellState);
+
+// Enum names (core/config/enum_names.hpp), also for calls from other namespaces and grid::to_string.
+using fp4lab::parse;
+using fp4lab::to_string;
+
+}  // namespace fp4lab::grid
+
+template <>
+struct fp4lab::EnumNames<fp4lab::grid::CellState> {
+  using CellState = grid::CellState;
+  static constexpr EnumName<CellState> names[] = {
+      {CellState::pending, "pending"}, {CellState::running, "running"}, {CellState::interrupted, "interrupted"},
+      {CellState::done, "done"},       {CellState::failed, "failed"},   {CellState::diverged, "diverged"}};
+};
+
+namespace fp4lab::grid {
 
 struct CellStatus {
   CellState state = CellState::pending;
