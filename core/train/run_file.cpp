@@ -270,22 +270,10 @@ struct NotARunFile : std::runtime_error {
 
 }  // namespace
 
-std::string to_string(RunStatus s) {
-  switch (s) {
-    case RunStatus::running: return "running";
-    case RunStatus::done: return "done";
-    case RunStatus::diverged: return "diverged";
-    case RunStatus::failed: return "failed";
-  }
-  return "unknown";
-}
-
 RunStatus parse_run_status(const std::string& s) {
-  if (s == "running") return RunStatus::running;
-  if (s == "done") return RunStatus::done;
-  if (s == "diverged") return RunStatus::diverged;
-  if (s == "failed") return RunStatus::failed;
-  throw std::invalid_argument("unknown run status '" + s + "' (running, done, diverged, failed)");
+  RunStatus status{};
+  if (!parse(s, status)) throw std::invalid_argument("unknown run status '" + s + "' (" + enum_choices<RunStatus>(", ") + ")");
+  return status;
 }
 
 std::string SentinelRecord::summary() const {

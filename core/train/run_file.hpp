@@ -22,8 +22,15 @@ class File;
 constexpr int64_t kRunSchemaVersion = 5;
 
 enum class RunStatus { running, done, diverged, failed };
-std::string to_string(RunStatus);
-RunStatus parse_run_status(const std::string&);  // throws std::invalid_argument
+template <>
+struct EnumNames<RunStatus> {
+  static constexpr EnumName<RunStatus> names[] = {{RunStatus::running, "running"},
+                                                  {RunStatus::done, "done"},
+                                                  {RunStatus::diverged, "diverged"},
+                                                  {RunStatus::failed, "failed"}};
+  static constexpr const char* unknown = "unknown";
+};
+RunStatus parse_run_status(const std::string&);  // parse(), but throws std::invalid_argument
 
 struct StepRecord {  // one optimizer step
   int64_t step = 0;     // 1-based step index
