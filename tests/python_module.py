@@ -192,6 +192,27 @@ class Recipes(unittest.TestCase):
         self.assertIn("four_over_six", fp4lab.options())
 
 
+class RunFiles(unittest.TestCase):
+    def test_open_run_gives_every_group_with_step_as_index(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "run.yaml"), "w") as f:
+                f.write(f"base: {SOURCE_DIR}/experiments/base/default.yaml\nrecipe: nvfp4\nmodel.seq_len: 32\n"
+                        "train: {batch_size: 4, tokens: 1024, checkpoint_interval: 0, val_interval_tokens: 256, "
+                        "val_tokens: 256, telemetry_interval: 4}\ndata: {synthetic_tokens: 65536, synthetic_vocab: 8}\n")
+            run = os.path.join(tmp, "run.h5")
+            r = run_cli("train", os.path.join(tmp, "run.yaml"), "--threads", "1", "--out", run)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            ds = fp4lab.open_run(run)
+            self.assertTrue({"/", "steps", "val", "quant"} <= set(ds), sorted(ds))
+            self.assertEqual(ds["/"].attrs["status"], "done")
+            steps = ds["steps"]
+            self.assertIn("step", steps.indexes)
+            self.assertIn("tokens", steps.coords)
+            self.assertEqual(int(steps.tokens.sel(step=8)), 8 * 4 * 32)
+            self.assertEqual(float(steps.train_loss.sel(step=8)), float(steps.train_loss.values[7]))
+            self.assertIn("step", ds["val"].indexes)
+
+
 class Grid(unittest.TestCase):
     def test_load_grid_from_the_committed_quickstart_pack(self):
         pack = os.path.join(SOURCE_DIR, "results", "reference", "quickstart", "curves.h5")

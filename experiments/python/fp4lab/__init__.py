@@ -98,20 +98,17 @@ def conformance_cases() -> Dict[str, np.ndarray]:
 
 
 def open_run(path: str) -> Dict[str, Any]:
-    """A run file as xarray Datasets, one per HDF5 group ({"steps": ..., "val": ..., ...}); each
-    opens with xr.open_dataset(path, group=g, engine="h5netcdf"), `step` as its index. The file's
-    root attributes (config, status, ...) are in the datasets' attrs under "run"."""
-    import h5py
+    """A run file as xarray Datasets: {"/": the root (the run's attributes: config, status, ...),
+    "steps": ..., "val": ..., "quant": ..., ...}, one per group the file has, each opened with
+    xr.open_dataset(path, group=g, engine="h5netcdf") (`step` the index, `tokens` a coordinate)."""
+    import h5netcdf
     import xarray as xr
 
-    with h5py.File(path, "r") as f:
-        groups = [name for name, obj in f.items() if isinstance(obj, h5py.Group)]
-        root = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f.attrs.items()}
-    out = {}
+    with h5netcdf.File(path, "r") as f:
+        groups = list(f.groups)
+    out = {"/": xr.open_dataset(path, engine="h5netcdf")}
     for g in groups:
-        ds = xr.open_dataset(path, group=g, engine="h5netcdf")
-        ds.attrs["run"] = root
-        out[g] = ds
+        out[g] = xr.open_dataset(path, group=g, engine="h5netcdf")
     return out
 
 
