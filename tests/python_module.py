@@ -44,38 +44,35 @@ class CliParity(unittest.TestCase):
             path = os.path.join(tmp, "vectors.h5")
             r = run_cli("formats", "--vectors", path)
             self.assertEqual(r.returncode, 0, r.stderr)
-            cases = fp4lab.conformance_cases()
             checked = 0
             with h5py.File(path, "r") as f:
                 self.assertEqual(sorted(f.keys()), sorted(fp4lab.formats.keys()))
                 for fmt, info in fp4lab.formats.items():
                     self.assertEqual(sorted(f[fmt].keys()), sorted(info["variants"].keys()))
-                    for variant, v in info["variants"].items():
-                        for case, x in cases.items():
-                            g = f[f"{fmt}/{variant}/{case}"]
-                            where = f"{fmt}/{variant}/{case}"
-                            np.testing.assert_array_equal(bits(g["input"][()]), bits(x), where)
-                            q = fp4lab.quantize(x, fmt, seed=v["seed"], **v["options"])
-                            np.testing.assert_array_equal(bits(q.dequant), bits(g["dequant"][()]), where)
-                            for name in ("codes", "scales"):
-                                got = getattr(q, name)
-                                self.assertEqual(got is None, name not in g, where + " " + name)
-                                if got is not None:
-                                    np.testing.assert_array_equal(got, g[name][()], where + " " + name)
-                            self.assertEqual(np.float32(q.global_amax).view(np.uint32),
-                                             np.float32(g.attrs["global_amax"]).view(np.uint32), where)
-                            self.assertEqual(q.format, g.attrs["format"].decode() if isinstance(g.attrs["format"], bytes)
-                                             else g.attrs["format"], where)
-                            for key, value in q.spec.items():
-                                attr = g.attrs[key]
-                                attr = attr.decode() if isinstance(attr, bytes) else attr
-                                if key == "operand_dtype" and value == "inherit":
-                                    value = "fp32"
-                                self.assertEqual(attr, int(value) if isinstance(value, bool) else value, where + " " + key)
-                            # The same quantizer given as a spec dict.
-                            again = fp4lab.quantize(x, spec=q.spec, seed=v["seed"])
-                            np.testing.assert_array_equal(bits(again.dequant), bits(q.dequant), where)
-                            checked += 1
+                for fmt, variant, case, x, q in fp4lab.conformance_vectors():
+                    g = f[f"{fmt}/{variant}/{case}"]
+                    where = f"{fmt}/{variant}/{case}"
+                    np.testing.assert_array_equal(bits(g["input"][()]), bits(x), where)
+                    np.testing.assert_array_equal(bits(q.dequant), bits(g["dequant"][()]), where)
+                    for name in ("codes", "scales"):
+                        got = getattr(q, name)
+                        self.assertEqual(got is None, name not in g, where + " " + name)
+                        if got is not None:
+                            np.testing.assert_array_equal(got, g[name][()], where + " " + name)
+                    self.assertEqual(np.float32(q.global_amax).view(np.uint32),
+                                     np.float32(g.attrs["global_amax"]).view(np.uint32), where)
+                    self.assertEqual(q.format, g.attrs["format"].decode() if isinstance(g.attrs["format"], bytes)
+                                     else g.attrs["format"], where)
+                    for key, value in q.spec.items():
+                        attr = g.attrs[key]
+                        attr = attr.decode() if isinstance(attr, bytes) else attr
+                        if key == "operand_dtype" and value == "inherit":
+                            value = "fp32"
+                        self.assertEqual(attr, int(value) if isinstance(value, bool) else value, where + " " + key)
+                    # The same quantizer given as a spec dict.
+                    again = fp4lab.quantize(x, spec=q.spec, seed=q.seed)
+                    np.testing.assert_array_equal(bits(again.dequant), bits(q.dequant), where)
+                    checked += 1
             self.assertGreater(checked, 100)
 
     def test_torch_tensor_through_the_array_protocol(self):

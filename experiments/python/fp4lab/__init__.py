@@ -21,7 +21,8 @@ import numpy as np
 
 from . import _fp4lab
 
-__all__ = ["Quantized", "quantize", "recipe", "recipe_names", "formats", "conformance_cases", "options",
+__all__ = ["Quantized", "quantize", "recipe", "recipe_names", "formats", "conformance_cases", "conformance_vectors",
+           "options",
            "open_run", "load_grid", "analyze"]
 
 
@@ -95,6 +96,16 @@ variants are those of the conformance vectors (`fp4lab formats --vectors`)."""
 def conformance_cases() -> Dict[str, np.ndarray]:
     """The conformance tensors (ties, nonfinite, hostile, gaussian) as float32 arrays."""
     return dict(_fp4lab.conformance_cases())
+
+
+def conformance_vectors():
+    """Every conformance vector, as `fp4lab formats --vectors` writes them: yields
+    (format, variant, case, input, Quantized) for each format, variant and conformance tensor."""
+    cases = conformance_cases()
+    for fmt, info in formats.items():
+        for variant, v in info["variants"].items():
+            for case, x in cases.items():
+                yield fmt, variant, case, x, quantize(x, fmt, seed=v["seed"], **v["options"])
 
 
 def open_run(path: str) -> Dict[str, Any]:
