@@ -119,19 +119,40 @@ std::vector<std::string> option_names() {
   return names;
 }
 
+namespace {
+
+// Sets each named field, found by `name_of`, on `s`; "" or the error of the first bad one.
+template <class NameOf>
+std::string set_fields(const std::map<std::string, std::string>& given, const char* what, NameOf name_of,
+                       QuantSpec& s) {
+  for (const auto& [name, value] : given) {
+    const std::string wanted = underscored(name);
+    const auto field = std::find_if(spec_fields().begin(), spec_fields().end(), [&](const SpecField& f) {
+      const std::string& n = name_of(f);
+      return !n.empty() && n == wanted;
+    });
+    if (field == spec_fields().end()) return std::string("unknown ") + what + " '" + name + "'";
+    if (!field->set(s, value)) return wanted + ": expected " + value_type(*field) + ", got '" + value + "'";
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string spec_from_options(const std::string& format, const std::map<std::string, std::string>& options,
                               QuantSpec& spec) {
   QuantSpec s;
   if (!named_format(format, s)) return "unknown format '" + format + "'";
-  for (const auto& [name, value] : options) {
-    const std::string option = underscored(name);
-    const auto field = std::find_if(spec_fields().begin(), spec_fields().end(),
-                                    [&](const SpecField& f) { return !f.option.empty() && f.option == option; });
-    if (field == spec_fields().end()) return "unknown option '" + name + "'";
-    if (!field->set(s, value)) return option + ": expected " + value_type(*field) + ", got '" + value + "'";
-  }
-  spec = s;
-  return "";
+  const std::string problem = set_fields(options, "option", [](const SpecField& f) -> const std::string& { return f.option; }, s);
+  if (problem.empty()) spec = s;
+  return problem;
+}
+
+std::string spec_from_fields(const std::map<std::string, std::string>& fields, QuantSpec& spec) {
+  QuantSpec s;
+  const std::string problem = set_fields(fields, "spec field", [](const SpecField& f) -> const std::string& { return f.key; }, s);
+  if (problem.empty()) spec = s;
+  return problem;
 }
 
 }  // namespace fp4lab

@@ -36,6 +36,11 @@ std::string value_type(const SpecField& field);
 std::string spec_from_options(const std::string& format, const std::map<std::string, std::string>& options,
                               QuantSpec& spec);
 
+// A QuantSpec from fields named by key (SpecField::key, as a recipe or the HDF5 attributes name
+// them), each value as text; unset fields keep QuantSpec's defaults. "" or a one-line error
+// ("unknown spec field 'x'", "tile: expected 1d|2d, got '3d'").
+std::string spec_from_fields(const std::map<std::string, std::string>& fields, QuantSpec& spec);
+
 // The option names spec_from_options() accepts besides the format, in declaration order
 // (with '_'), e.g. "block", "scale", ..., "operand_dtype".
 std::vector<std::string> option_names();

@@ -28,7 +28,7 @@ struct GemmOptions {
 void run_gemm(const GemmOptions& o) {
   const QuantSpec sa = build_spec(o.a), sb = build_spec(o.b);
   GemmNumerics numerics{};
-  if (!parse(o.numerics, numerics)) usage_error("unknown numerics '" + o.numerics + "'");
+  if (!parse(o.numerics, numerics)) usage_error("unknown numerics '" + o.numerics + "' (" + enum_choices<GemmNumerics>() + ")");
   namespace fs = std::filesystem;
   for (const std::string& in : {o.a.in, o.b.in})
     if (fs::exists(o.out) && fs::exists(in) && fs::equivalent(in, o.out)) usage_error(o.out + ": OUT must differ from A and B");
@@ -81,8 +81,7 @@ void add_gemm_command(CLI::App& app) {
   cmd->add_option("OUT", o->out, "output HDF5 file (created only on success): c, a/, b/")->required();
   cmd->add_option("--a-dataset", o->a.dataset, "A's 2-D float32 dataset [m, k]")->required();
   cmd->add_option("--b-dataset", o->b.dataset, "B's 2-D float32 dataset [n, k]")->required();
-  cmd->add_option("--numerics", o->numerics, "block_exact (FP4 x FP4 only) or dequant_fp32")
-      ->check(CLI::IsMember({"block_exact", "dequant_fp32"}));
+  cmd->add_option("--numerics", o->numerics, enum_choices<GemmNumerics>() + " (block_exact: FP4 x FP4 only)");
   add_quantize_options(cmd, o->a, "a-");
   add_quantize_options(cmd, o->b, "b-");
   cmd->callback([o] { run_gemm(*o); });

@@ -51,17 +51,14 @@ py::dict spec_dict(const QuantSpec& s) {
   return d;
 }
 
-// A QuantSpec from a dict of spec fields by key (as spec_dict() and recipe() give them).
-QuantSpec spec_from_dict(const py::dict& d) {
-  QuantSpec s;
+// Python keyword values as the command line spells them.
+std::map<std::string, std::string> as_text(const py::dict& d) {
+  std::map<std::string, std::string> out;
   for (const auto& [key, value] : d) {
     const std::string name = py::str(key).cast<std::string>();
-    const auto f = std::find_if(spec_fields().begin(), spec_fields().end(), [&](const SpecField& f) { return f.key == name; });
-    if (f == spec_fields().end()) throw py::value_error("unknown spec field '" + name + "'");
-    const std::string text = option_text(name, value);
-    if (!f->set(s, text)) throw py::value_error(name + ": expected " + value_type(*f) + ", got '" + text + "'");
+    out[name] = option_text(name, value);
   }
-  return s;
+  return out;
 }
 
 // quantize(x, format, seed, options, spec) -> dict: x is a C-contiguous float32 [rows, cols]
@@ -69,18 +66,10 @@ QuantSpec spec_from_dict(const py::dict& d) {
 py::dict quantize_py(py::array_t<float, py::array::c_style> x, const std::string& format, uint64_t seed,
                      const py::dict& options, const py::dict& spec_fields_given) {
   QuantSpec spec;
-  if (!spec_fields_given.empty()) {
-    if (!options.empty()) throw py::value_error("give either spec or options, not both");
-    spec = spec_from_dict(spec_fields_given);
-  } else {
-    std::map<std::string, std::string> given;
-    for (const auto& [key, value] : options) {
-      const std::string name = py::str(key).cast<std::string>();
-      given[name] = option_text(name, value);
-    }
-    if (const std::string problem = spec_from_options(format, given, spec); !problem.empty())
-      throw py::value_error(problem);
-  }
+  if (!spec_fields_given.empty() && !options.empty()) throw py::value_error("give either spec or options, not both");
+  const std::string problem = spec_fields_given.empty() ? spec_from_options(format, as_text(options), spec)
+                                                         : spec_from_fields(as_text(spec_fields_given), spec);
+  if (!problem.empty()) throw py::value_error(problem);
   if (x.ndim() != 2) throw py::value_error("x has " + std::to_string(x.ndim()) + " dimensions; expected 2-D");
   const int64_t rows = x.shape(0), cols = x.shape(1);
   const std::string dims = std::to_string(rows) + "x" + std::to_string(cols);
