@@ -741,7 +741,125 @@ void comparison_analysis(AnalysisReport& rep, const AnalysisSettings& manifest, 
   }
 }
 
-// ---------------------------------------------------------------------------- stage 9: notes
+// ---------------------------------------------------------------------------- stage 9: attribution ladders
+
+// Per-seed values of a comparison's gap, by seed.
+std::map<int64_t, double> by_seed(const Comparison& c, const GapStats Comparison::*gap) {
+  std::map<int64_t, double> m;
+  for (size_t i = 0; i < c.seeds.size(); ++i) m[c.seeds[i]] = (c.*gap).per_seed[i];
+  return m;
+}
+
+// For each combination of the other axes, the arms' groups; each climb's rungs, their sums against
+// the total, and each component's order dependence (LadderResult).
+void ladder_analysis(AnalysisReport& rep, const AnalysisSettings& manifest, const AnalysisSettings& overrides,
+                     const std::vector<Curves>& curves) {
+  const std::optional<Ladder> ladder = merge(manifest, overrides).ladder;
+  if (!ladder) return;
+  const double conf = rep.settings.confidence;
+  std::map<std::map<std::string, std::string>, std::map<std::string, int>> contexts;  // rest -> arm -> group
+  for (const auto& g : rep.groups) {
+    const auto arm = g.vary.find(ladder->axis);
+    if (arm == g.vary.end()) continue;
+    auto rest = g.vary;
+    rest.erase(ladder->axis);
+    contexts[rest][arm->second] = g.index;
+  }
+  for (const auto& [rest, arms] : contexts) {
+    LadderResult res;
+    res.context = rest.empty() ? "" : config_label(rest);
+    res.base = ladder->climbs.front().arms.front();
+    res.target = ladder->target;
+    auto compare_arms = [&](const std::string& a, const std::string& b) -> std::optional<Comparison> {
+      const auto ia = arms.find(a), ib = arms.find(b);
+      if (ia == arms.end() || ib == arms.end()) return std::nullopt;
+      Selector sa = rest, sb = rest;
+      sa[ladder->axis] = a;
+      sb[ladder->axis] = b;
+      return compare_groups(rep, curves, sa, sb, ia->second, ib->second, {});
+    };
+    const auto total = compare_arms(res.target, res.base);
+    if (!total) {
+      rep.notes.push_back("ladder" + (res.context.empty() ? "" : " (" + res.context + ")") + ": no runs of the base or the target arm");
+      continue;
+    }
+    res.total = *total;
+    std::vector<std::map<std::string, std::map<int64_t, double>>> marginal_conv, marginal_fin;  // per climb
+    for (const auto& climb : ladder->climbs) {
+      LadderClimbResult cr;
+      cr.steps = climb.steps;
+      std::map<int64_t, double> sum_c = by_seed(res.total, &Comparison::converged_gap), sum_f = by_seed(res.total, &Comparison::final_gap);
+      for (auto& [seed, x] : sum_c) x = 0;
+      for (auto& [seed, x] : sum_f) x = 0;
+      std::map<std::string, std::map<int64_t, double>> mc, mf;
+      bool complete = true;
+      for (size_t k = 0; k < climb.steps.size(); ++k) {
+        const auto rung = compare_arms(climb.arms[k + 1], climb.arms[k]);
+        if (!rung) {
+          complete = false;
+          break;
+        }
+        mc[climb.steps[k]] = by_seed(*rung, &Comparison::converged_gap);
+        mf[climb.steps[k]] = by_seed(*rung, &Comparison::final_gap);
+        for (auto it = sum_c.begin(); it != sum_c.end();) {  // keep the seeds every rung has
+          const auto c = mc[climb.steps[k]].find(it->first);
+          const auto f = mf[climb.steps[k]].find(it->first);
+          if (c == mc[climb.steps[k]].end()) {
+            sum_f.erase(it->first);
+            it = sum_c.erase(it);
+            continue;
+          }
+          it->second += c->second;
+          sum_f[it->first] += f->second;
+          ++it;
+        }
+        cr.rungs.push_back(*rung);
+      }
+      if (!complete) {
+        res.note += "a climb has an arm without runs; ";
+        continue;
+      }
+      std::vector<double> sc, sf, rc, rf;
+      const auto tc = by_seed(res.total, &Comparison::converged_gap), tf = by_seed(res.total, &Comparison::final_gap);
+      for (const auto& [seed, x] : sum_c) {
+        sc.push_back(x);
+        sf.push_back(sum_f[seed]);
+        rc.push_back(tc.at(seed) - x);
+        rf.push_back(tf.at(seed) - sum_f[seed]);
+      }
+      cr.sum_converged = gap_stats(sc, conf);
+      cr.sum_final = gap_stats(sf, conf);
+      cr.residual_converged = gap_stats(rc, conf);
+      cr.residual_final = gap_stats(rf, conf);
+      marginal_conv.push_back(mc);
+      marginal_fin.push_back(mf);
+      res.climbs.push_back(std::move(cr));
+    }
+    // order dependence: each later climb's marginal against the first climb's, seed by seed
+    for (size_t k = 1; k < marginal_conv.size(); ++k)
+      for (const auto& comp : ladder->components) {
+        LadderOrderEffect e;
+        e.component = comp;
+        e.climb = int(k);
+        std::vector<double> dc, df;
+        for (const auto& [seed, x] : marginal_conv[k].at(comp)) {
+          const auto first = marginal_conv[0].at(comp).find(seed);
+          if (first == marginal_conv[0].at(comp).end()) continue;
+          dc.push_back(x - first->second);
+          df.push_back(marginal_fin[k].at(comp).at(seed) - marginal_fin[0].at(comp).at(seed));
+        }
+        e.converged_diff = gap_stats(dc, conf);
+        e.final_diff = gap_stats(df, conf);
+        auto excludes_zero = [](const SeedStats& s) { return s.has_ci && (s.ci_low > 0 || s.ci_high < 0); };
+        e.order_dependent = excludes_zero(e.converged_diff.stats) || excludes_zero(e.final_diff.stats);
+        res.order.push_back(std::move(e));
+      }
+    if (res.note.size() >= 2) res.note.resize(res.note.size() - 2);
+    rep.ladders.push_back(std::move(res));
+  }
+}
+
+// ---------------------------------------------------------------------------- stage 10: notes
 
 // Report-level notes on problem cells, so that nobody misses them, and each note's last "; " dropped.
 void finish_notes(AnalysisReport& rep) {
@@ -789,7 +907,9 @@ AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides) 
   budget_analysis(rep);
   switch_analysis(runs, rep);
   comparison_analysis(rep, runs.manifest.settings, overrides, curves);
-  // 9. Notes.
+  // 9. Attribution ladders.
+  ladder_analysis(rep, runs.manifest.settings, overrides, curves);
+  // 10. Notes.
   finish_notes(rep);
   return rep;
 }

@@ -185,6 +185,35 @@ struct Comparison {
   std::string token_gap_text() const;
 };
 
+// An attribution ladder (the grid's `ladder:`; runs.hpp Ladder), for one combination of the grid's
+// other axes (`context`). Each rung is a paired comparison of an arm with the arm before it in its
+// climb, so a component's marginal effect is that rung's gap. Per seed the rungs of a climb sum to
+// its top arm minus the base (they telescope); `residual` = (target − base) − Σ rungs is what the
+// components leave unexplained (exactly 0 when the climb ends at the target's config). A
+// component's marginals in two climbs differ when its effect depends on what was added before it:
+// `order` holds, per component and climb after the first, the per-seed difference of its marginal
+// from the first climb's, flagged when the CI excludes 0 for the converged or the final gap.
+struct LadderClimbResult {
+  std::vector<std::string> steps;
+  std::vector<Comparison> rungs;        // rungs[i]: arms[i+1] − arms[i]
+  GapStats sum_converged, sum_final;    // Σ rungs per seed (seeds every rung and the total have)
+  GapStats residual_converged, residual_final;  // (target − base) − Σ rungs per seed
+};
+struct LadderOrderEffect {
+  std::string component;
+  int climb = 0;                          // this climb's marginal minus climb 0's
+  GapStats converged_diff, final_diff;
+  bool order_dependent = false;
+};
+struct LadderResult {
+  std::string context;  // the other axes' values ("model=mini"), "" when the ladder is the only axis
+  std::string base, target;
+  Comparison total;     // target − base
+  std::vector<LadderClimbResult> climbs;
+  std::vector<LadderOrderEffect> order;
+  std::string note;
+};
+
 struct AnalysisReport {
   std::string dir;
   ResolvedSettings settings;
@@ -199,6 +228,7 @@ struct AnalysisReport {
   std::vector<GnrSummary> gnr_summary;
   std::vector<Comparison> comparisons;  // settings.compare, then each claim's pair not listed there
   std::vector<Claim> claims;            // the grid's claims (analysis.claims), for the findings
+  std::vector<LadderResult> ladders;    // the grid's ladder, per context
   std::vector<std::string> notes;
 };
 

@@ -512,6 +512,53 @@ void json_records(Json& j, const char* key, const AnalysisReport& r, const std::
   j.end_array();
 }
 
+// The ladders: each rung and the total with the comparison fields, sums, residuals, order effects.
+void json_ladders(Json& j, const AnalysisReport& r) {
+  JsonFields v(j, r.settings.confidence);
+  auto gap_object = [&](const char* key, const GapStats& g) {
+    j.begin_object(key);
+    v.gap(g, nullptr);
+    j.end_object();
+  };
+  j.begin_array("ladders");
+  for (const LadderResult& l : r.ladders) {
+    j.begin_object();
+    j.value("context", l.context).value("base", l.base).value("target", l.target).value("note", l.note);
+    j.begin_object("total");
+    fields(r, l.total, v);
+    j.end_object();
+    j.begin_array("climbs");
+    for (const LadderClimbResult& c : l.climbs) {
+      j.begin_object();
+      v("steps", c.steps);
+      j.begin_array("rungs");
+      for (const Comparison& rung : c.rungs) {
+        j.begin_object();
+        fields(r, rung, v);
+        j.end_object();
+      }
+      j.end_array();
+      gap_object("sum_converged", c.sum_converged);
+      gap_object("sum_final", c.sum_final);
+      gap_object("residual_converged", c.residual_converged);
+      gap_object("residual_final", c.residual_final);
+      j.end_object();
+    }
+    j.end_array();
+    j.begin_array("order");
+    for (const LadderOrderEffect& e : l.order) {
+      j.begin_object();
+      j.value("component", e.component).value("climb", e.climb).value("order_dependent", e.order_dependent);
+      gap_object("converged_diff", e.converged_diff);
+      gap_object("final_diff", e.final_diff);
+      j.end_object();
+    }
+    j.end_array();
+    j.end_object();
+  }
+  j.end_array();
+}
+
 }  // namespace
 
 std::string to_json(const AnalysisReport& r) {
@@ -545,11 +592,18 @@ std::string to_json(const AnalysisReport& r) {
   json_records(j, "comparisons", r, r.comparisons);
   json_records(j, "quant", r, r.quant_summary);
   json_records(j, "gnr", r, r.gnr_summary);
+  json_ladders(j, r);
   j.end_object();
   return j.str();
 }
 
 // ---------------------------------------------------------------------------- Markdown
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
 
 std::string summary_table(const AnalysisReport& r) {
   const std::string conf = fixed(r.settings.confidence * 100, 0) + "%";
@@ -597,6 +651,55 @@ std::string comparison_table(const AnalysisReport& r) {
       all(r.comparisons));
 }
 
+// One ladder: the total, each climb's rungs with their sum and residual, and the order effects.
+std::string ladder_section(const AnalysisReport& r, const LadderResult& l) {
+  std::ostringstream md;
+  const std::string conf = fixed(r.settings.confidence * 100, 0) + "%";
+  auto gap_cell = [](const SeedStats& s) { return fixed(s.mean, 4, true) + " " + ci_text(s, 4); };
+  if (!l.context.empty()) md << "### " << l.context << "\n\n";
+  md << "Total, " << l.target << " − " << l.base << " (" << l.total.n_seeds() << " paired seeds): converged gap "
+     << gap_cell(l.total.converged_gap.stats) << ", final gap " << gap_cell(l.total.final_gap.stats) << " nats, "
+     << conf << " CI.\n\n";
+  struct Row {
+    std::string step, arm, conv, fin, tokens, note;
+  };
+  for (size_t k = 0; k < l.climbs.size(); ++k) {
+    const LadderClimbResult& c = l.climbs[k];
+    if (l.climbs.size() > 1) md << "Climb " << k + 1 << ": " << join_names(c.steps) << "\n\n";
+    std::vector<Row> rows;
+    for (size_t i = 0; i < c.rungs.size(); ++i) {
+      const Comparison& g = c.rungs[i];
+      rows.push_back({"+ " + c.steps[i], g.a, gap_cell(g.converged_gap.stats), gap_cell(g.final_gap.stats), g.token_gap_text(), g.note});
+    }
+    rows.push_back({"Σ of the rungs", "", gap_cell(c.sum_converged.stats), gap_cell(c.sum_final.stats), "", ""});
+    rows.push_back({"residual (total − Σ)", "", gap_cell(c.residual_converged.stats), gap_cell(c.residual_final.stats), "",
+                    l.target == (c.rungs.empty() ? "" : c.rungs.back().a) ? "the climb ends at the target: 0 by construction"
+                                                                          : "what the components leave out"});
+    md << table<Row>({{"component added", [](const Row& x) { return x.step; }},
+                      {"arm", [](const Row& x) { return x.arm; }},
+                      {"converged gap (nats), " + conf + " CI", [](const Row& x) { return x.conv; }},
+                      {"final gap (nats), " + conf + " CI", [](const Row& x) { return x.fin; }},
+                      {"tokens the arm needs for the previous arm's final loss", [](const Row& x) { return x.tokens; }},
+                      {"note", [](const Row& x) { return x.note; }}},
+                     all(rows))
+       << "\n";
+  }
+  if (!l.order.empty()) {
+    md << "Order dependence: a component's marginal in a later climb minus in climb 1, paired by seed "
+          "(order-dependent when a CI excludes 0).\n\n"
+       << table<LadderOrderEffect>(
+              {{"component", [](const LadderOrderEffect& e) { return e.component; }},
+               {"climb", [](const LadderOrderEffect& e) { return std::to_string(e.climb + 1) + " vs 1"; }},
+               {"converged Δ (nats)", [&](const LadderOrderEffect& e) { return gap_cell(e.converged_diff.stats); }},
+               {"final Δ (nats)", [&](const LadderOrderEffect& e) { return gap_cell(e.final_diff.stats); }},
+               {"order-dependent", [](const LadderOrderEffect& e) { return std::string(e.order_dependent ? "yes" : "no"); }}},
+              all(l.order))
+       << "\n";
+  }
+  if (!l.note.empty()) md << "Note: " << l.note << "\n\n";
+  return md.str();
+}
+
 std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>& images, const std::string& base_dir) {
   const ResolvedSettings& s = r.settings;
   const std::string conf = fixed(s.confidence * 100, 0) + "%";
@@ -624,6 +727,10 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
 
   if (!r.comparisons.empty()) md << "## Comparisons (A − B, paired by seed, " << conf << " CI)\n\n" << comparison_table(r) << "\n";
 
+  if (!r.ladders.empty()) {
+    md << "## Attribution ladder (each component's marginal effect, paired by seed)\n\n";
+    for (const auto& l : r.ladders) md << ladder_section(r, l);
+  }
   md << "## Tokens to target\n\n";
   md << "Per seed: target, tokens at which the curve first reaches it (\"> budget\" = never reached, "
         "censored), the same-seed baseline's tokens, and the gap T_config / T_baseline − 1.\n\n";
@@ -917,6 +1024,10 @@ std::string to_csv(const AnalysisReport& r) {
   };
   rows("group", r.groups);
   rows("comparison", r.comparisons);
+  for (const auto& l : r.ladders) {
+    rows("ladder_total", std::vector<Comparison>{l.total});
+    for (const auto& c : l.climbs) rows("ladder_rung", c.rungs);
+  }
   rows("cell", r.cells);
   return os.str();
 }

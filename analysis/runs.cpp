@@ -135,6 +135,47 @@ Value pair_value(const Selector& a, const Selector& b) {
   return l;
 }
 
+Value string_list(const std::vector<std::string>& items) {
+  Value l = Value::list();
+  for (const auto& i : items) l.push_back(Value::scalar(i));
+  return l;
+}
+
+std::vector<std::string> parse_string_list(const Value& v, const std::string& key) {
+  if (!v.is_list()) throw ConfigError(v.loc(), key, "expected a list of names");
+  std::vector<std::string> out;
+  for (const auto& i : v.items()) out.push_back(i.as_string(key));
+  return out;
+}
+
+// The manifest form of a ladder (written by to_value; grids write the `ladder:` shorthand instead).
+Ladder parse_ladder(const Value& v, const std::string& key) {
+  if (!v.is_map()) throw ConfigError(v.loc(), key, "expected a map (axis, components, climbs, target)");
+  Ladder l;
+  for (const auto& e : v.entries()) {
+    const std::string k = key + "." + e.key;
+    if (e.key == "axis") l.axis = e.value.as_string(k);
+    else if (e.key == "components") l.components = parse_string_list(e.value, k);
+    else if (e.key == "target") l.target = e.value.as_string(k);
+    else if (e.key == "climbs") {
+      if (!e.value.is_list()) throw ConfigError(e.value.loc(), k, "expected a list of {steps, arms}");
+      for (const auto& c : e.value.items()) {
+        Ladder::Climb climb;
+        if (const Value* s = c.find("steps")) climb.steps = parse_string_list(*s, k + ".steps");
+        if (const Value* a = c.find("arms")) climb.arms = parse_string_list(*a, k + ".arms");
+        if (climb.arms.size() != climb.steps.size() + 1)
+          throw ConfigError(c.loc(), k, "a climb has one arm more than it has steps");
+        l.climbs.push_back(std::move(climb));
+      }
+    } else {
+      throw ConfigError(e.key_loc, k, "unknown ladder key (known: axis, components, climbs, target)");
+    }
+  }
+  if (l.axis.empty() || l.climbs.empty() || l.target.empty())
+    throw ConfigError(v.loc(), key, "a ladder needs axis, climbs and target");
+  return l;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------- settings
@@ -197,10 +238,12 @@ AnalysisSettings parse_analysis_settings(const Value& section) {
     } else if (e.key == "claims") {
       if (!v.is_list()) throw ConfigError(v.loc(), key, "expected a list of claims");
       for (const auto& c : v.items()) s.claims.push_back(parse_claim(c, key));
+    } else if (e.key == "ladder") {
+      s.ladder = parse_ladder(v, key);
     } else {
       throw ConfigError(e.key_loc, key,
                         "unknown analysis key (known: target, target_curve, ema, window, window_tokens, "
-                        "budget_key, confidence, compare, claims)");
+                        "budget_key, confidence, compare, claims, ladder)");
     }
   }
   return s;
@@ -227,6 +270,7 @@ AnalysisSettings merge(AnalysisSettings base, const AnalysisSettings& o) {
   if (o.confidence) base.confidence = o.confidence;
   if (!o.compare.empty()) base.compare = o.compare;
   if (!o.claims.empty()) base.claims = o.claims;
+  if (o.ladder) base.ladder = o.ladder;
   return base;
 }
 
@@ -295,6 +339,21 @@ Value to_value(const AnalysisSettings& s) {
       l.push_back(m);
     }
     v.set("claims", l);
+  }
+  if (s.ladder) {
+    Value m = Value::map();
+    m.set("axis", Value::scalar(s.ladder->axis));
+    m.set("components", string_list(s.ladder->components));
+    Value climbs = Value::list();
+    for (const auto& c : s.ladder->climbs) {
+      Value cm = Value::map();
+      cm.set("steps", string_list(c.steps));
+      cm.set("arms", string_list(c.arms));
+      climbs.push_back(cm);
+    }
+    m.set("climbs", climbs);
+    m.set("target", Value::scalar(s.ladder->target));
+    v.set("ladder", m);
   }
   return v;
 }

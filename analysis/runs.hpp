@@ -81,6 +81,23 @@ struct Claim {
 };
 inline bool is_trend_metric(const std::string& m) { return m == "loss_gap_trend" || m == "token_gap_trend"; }
 
+// An attribution ladder (a grid's `ladder:`, experiments/grid/grid.hpp): arms of one axis from a
+// base to a target, each rung adding one component; each climb adds the components in its own
+// order and passes its own arms. Kept in the manifest's analysis section as
+//   ladder: {axis, components: [...], climbs: [{steps: [...], arms: [...]}, ...], target}
+struct Ladder {
+  std::string axis;                     // the arm axis
+  std::vector<std::string> components;  // as the grid lists them
+  struct Climb {
+    std::vector<std::string> steps;  // the components in the order this climb adds them
+    std::vector<std::string> arms;   // arms[0] the base; arms[i] after steps[0..i-1]
+    bool operator==(const Climb&) const = default;
+  };
+  std::vector<Climb> climbs;  // at least one
+  std::string target;         // the target arm (the last arm when the ladder ends at the target)
+  bool operator==(const Ladder&) const = default;
+};
+
 struct AnalysisSettings {
   std::optional<std::string> target;
   std::optional<TargetCurve> target_curve;
@@ -91,6 +108,7 @@ struct AnalysisSettings {
   std::optional<double> confidence;
   std::vector<std::pair<Selector, Selector>> compare;  // (A, B) pairs; merged: overrides replace
   std::vector<Claim> claims;
+  std::optional<Ladder> ladder;
 };
 
 enum class TargetRule { baseline_final, baseline_final_val, fixed };

@@ -1073,6 +1073,76 @@ TEST_F(AnalysisTest, ComparisonOverABudgetAxisPerModelSize) {
   }
 }
 
+TEST_F(AnalysisTest, LadderMarginalsSumsResidualAndOrderDependence) {
+  // Components a and b, climbs [a, b] and [b, a]; the target lies 0.01 beyond the top arm. Loss
+  // shifts (nats) per arm, plus 0.001 * seed * arm index so that seeds differ:
+  const std::vector<std::pair<std::string, double>> arms = {
+      {"base", 0}, {"+a", 0.02}, {"+b", 0.01}, {"+a+b", 0.05}, {"target", 0.06}};
+  GridManifest m;
+  m.baseline = {{"arm", "base"}};
+  Ladder l;
+  l.axis = "arm";
+  l.components = {"a", "b"};
+  l.climbs = {{{"a", "b"}, {"base", "+a", "+a+b"}}, {{"b", "a"}, {"base", "+b", "+a+b"}}};
+  l.target = "target";
+  m.settings.ladder = l;
+  for (int seed = 0; seed < 3; ++seed)
+    for (size_t k = 0; k < arms.size(); ++k) {
+      RunSpec s = spec("arm" + std::to_string(k) + "s" + std::to_string(seed), arms[k].second + 0.001 * seed * double(k));
+      s.quant = false;
+      write_run(dir_, s);
+      CellInfo c;
+      c.index = static_cast<int>(m.cells.size());
+      c.id = s.id;
+      c.seed = seed;
+      c.vary = {{"arm", arms[k].first}, {"train.seed", std::to_string(seed)}};
+      m.cells.push_back(c);
+    }
+  write_grid_manifest(dir_.string(), m);
+  const AnalysisReport r = analyze_dir(dir_.string(), exact_settings());
+  ASSERT_EQ(r.ladders.size(), 1u);
+  const LadderResult& lr = r.ladders[0];
+  EXPECT_EQ(lr.base, "base");
+  EXPECT_EQ(lr.target, "target");
+  EXPECT_NEAR(lr.total.final_gap.stats.mean, 0.06 + 0.001 * 4, 1e-9);  // mean seed 1: 0.001 * 1 * 4
+  ASSERT_EQ(lr.climbs.size(), 2u);
+  const LadderClimbResult& c1 = lr.climbs[0];
+  ASSERT_EQ(c1.rungs.size(), 2u);
+  EXPECT_EQ(c1.rungs[0].a, "arm=+a");
+  EXPECT_EQ(c1.rungs[0].b, "arm=base");
+  EXPECT_NEAR(c1.rungs[0].converged_gap.per_seed[2], 0.02 + 0.002, 1e-9);
+  EXPECT_NEAR(c1.rungs[1].converged_gap.stats.mean, 0.03 + 0.001 * 2, 1e-9);  // +a+b − +a: 0.03 + 0.001 s (3 − 1)
+  EXPECT_NEAR(c1.sum_converged.stats.mean, 0.05 + 0.003, 1e-9);
+  EXPECT_NEAR(c1.sum_final.stats.mean, 0.05 + 0.003, 1e-9);
+  EXPECT_NEAR(c1.residual_converged.stats.mean, 0.01 + 0.001, 1e-9);  // target − top arm: 0.01 + 0.001 s
+  EXPECT_NEAR(c1.residual_final.per_seed[0], 0.01, 1e-9);
+  EXPECT_TRUE(c1.residual_final.stats.has_ci);
+  const LadderClimbResult& c2 = lr.climbs[1];
+  EXPECT_NEAR(c2.rungs[0].final_gap.stats.mean, 0.01 + 0.002, 1e-9);  // +b first
+  EXPECT_NEAR(c2.sum_converged.stats.mean, c1.sum_converged.stats.mean, 1e-12);  // both telescope
+  // a: 0.04 + 0.001 s in climb 2 vs 0.02 + 0.001 s in climb 1; b: 0.01 + 0.002 s vs 0.03 + 0.002 s
+  ASSERT_EQ(lr.order.size(), 2u);
+  EXPECT_EQ(lr.order[0].component, "a");
+  EXPECT_EQ(lr.order[0].climb, 1);
+  EXPECT_NEAR(lr.order[0].converged_diff.stats.mean, 0.02, 1e-9);
+  EXPECT_NEAR(lr.order[1].final_diff.stats.mean, -0.02, 1e-9);
+  EXPECT_TRUE(lr.order[0].order_dependent);
+  EXPECT_TRUE(lr.order[1].order_dependent);
+
+  const std::string md = to_markdown(r), json = to_json(r), csv = to_csv(r);
+  EXPECT_NE(md.find("## Attribution ladder"), std::string::npos);
+  EXPECT_NE(md.find("| + a | arm=+a | +0.0210 "), std::string::npos) << md;
+  EXPECT_NE(md.find("| residual (total − Σ) |  | +0.0110 "), std::string::npos) << md;
+  EXPECT_NE(md.find("what the components leave out"), std::string::npos);
+  EXPECT_NE(md.find("| a | 2 vs 1 | +0.0200 "), std::string::npos) << md;
+  EXPECT_NE(json.find("\"ladders\": ["), std::string::npos);
+  EXPECT_NE(json.find("\"order_dependent\": true"), std::string::npos);
+  EXPECT_NE(csv.find("ladder_rung,,arm=+a vs arm=base"), std::string::npos) << csv;
+
+  // the manifest keeps the ladder
+  EXPECT_EQ(read_grid_manifest(dir_.string())->settings.ladder, m.settings.ladder);
+}
+
 TEST(AnalysisSettingsTest, CompareAndClaimsParseAndRoundTrip) {
   const Value v = parse_yaml_string(
       "compare: [[{recipe: mxfp4}, {recipe: nvfp4}]]\n"

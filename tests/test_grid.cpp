@@ -237,6 +237,84 @@ TEST(GridExpansion, BudgetsScaleTheSelectedCellsTokensToWholeSteps) {
   EXPECT_EQ(ids(again), ids(sized));
 }
 
+TEST(GridLadder, ClimbsShareArmsAndTheTargetMergesWithTheTopArm) {
+  TempDir d;
+  const Grid g = grid_from(d,
+                           "base: base.yaml\n"
+                           "seeds: [0, 1]\n"
+                           "ladder:\n"
+                           "  from: {recipe: bf16}\n"
+                           "  steps:\n"
+                           "    fp4: {recipe: nvfp4, recipe.quantized: {wgrad_dy.rht: false, wgrad_x.rht: false,\n"
+                           "          dgrad_dy.rounding: rne, wgrad_dy.rounding: rne}}\n"
+                           "    rht: {recipe.quantized: {wgrad_dy.rht: true, wgrad_x.rht: true}}\n"
+                           "    sr: {recipe.quantized: {dgrad_dy.rounding: sr, wgrad_dy.rounding: sr}}\n"
+                           "  orders: [listed, [fp4, sr, rht]]\n"
+                           "  to: {recipe: nvfp4}\n");
+  // arms: base, +fp4, +fp4+rht, +fp4+rht+sr (= nvfp4: no separate target), +fp4+sr
+  ASSERT_EQ(g.cells.size(), 2u * 5u);
+  const int arm = g.axis_index("arm");
+  ASSERT_GE(arm, 0);
+  std::vector<std::string> arms;
+  for (const auto& v : g.axes[size_t(arm)].values) arms.push_back(v.label);
+  EXPECT_EQ(arms, (std::vector<std::string>{"base", "+fp4", "+fp4+rht", "+fp4+rht+sr", "+fp4+sr"}));
+  ASSERT_TRUE(g.analysis.ladder);
+  const auto& l = *g.analysis.ladder;
+  EXPECT_EQ(l.target, "+fp4+rht+sr");
+  ASSERT_EQ(l.climbs.size(), 2u);
+  EXPECT_EQ(l.climbs[1].steps, (std::vector<std::string>{"fp4", "sr", "rht"}));
+  EXPECT_EQ(l.climbs[1].arms, (std::vector<std::string>{"base", "+fp4", "+fp4+sr", "+fp4+rht+sr"}));
+  // steps that set different leaves of one map add up; the top arm is nvfp4 itself
+  const Cell& top = g.cells[3];
+  EXPECT_EQ(label(top, "arm"), "+fp4+rht+sr");
+  EXPECT_TRUE(top.config.recipe.quantized.wgrad_x.rht);
+  EXPECT_EQ(top.config.recipe.quantized.wgrad_dy.rounding, Rounding::sr);
+  const Cell& sr_only = g.cells[4];
+  EXPECT_FALSE(sr_only.config.recipe.quantized.wgrad_x.rht);
+  EXPECT_EQ(sr_only.config.recipe.quantized.dgrad_dy.rounding, Rounding::sr);
+  // the base arm is the baseline; the ladder reaches the manifest and the resolved copy
+  EXPECT_EQ(g.baseline, (Vary{{"arm", "base"}}));
+  EXPECT_EQ(g.cells[2].baseline, 0);
+  EXPECT_EQ(grid_manifest(g).settings.ladder, g.analysis.ladder);
+  EXPECT_EQ(ids(load_grid(d.write("copy.yaml", g.resolved_yaml))), ids(g));
+
+  // a target other than the top arm is its own arm
+  const Grid t = grid_from(d,
+                           "base: base.yaml\n"
+                           "ladder: {from: {recipe: bf16}, steps: {fp4: {recipe: mxfp4}}, to: {recipe: nvfp4}}\n");
+  ASSERT_EQ(t.cells.size(), 3u);
+  EXPECT_EQ(t.analysis.ladder->target, "target");
+  EXPECT_EQ(label(t.cells[2], "arm"), "target");
+}
+
+TEST(GridLadder, BadLaddersNameTheKey) {
+  TempDir d;
+  const std::string steps = "  steps: {fp4: {recipe: nvfp4}, rht: {recipe.quantized.wgrad_x.rht: false}}\n";
+  EXPECT_NE(error_of(d, "base: base.yaml\nladder: {steps: {a: {recipe: nvfp4}}}\n").find("'ladder.from'"),
+            std::string::npos);
+  EXPECT_NE(error_of(d, "base: base.yaml\nladder:\n  from: {recipe: bf16}\n" + steps + "  orders: [[fp4, rhtt]]\n")
+                .find("'rhtt' is not a step (did you mean 'rht'?)"),
+            std::string::npos);
+  EXPECT_NE(error_of(d, "base: base.yaml\nladder:\n  from: {recipe: bf16}\n" + steps + "  orders: [[fp4]]\n")
+                .find("lists every step once"),
+            std::string::npos);
+  // two steps setting one key: the top arm depends on the order
+  EXPECT_NE(error_of(d, "base: base.yaml\nladder:\n  from: {recipe: nvfp4}\n"
+                        "  steps: {on: {recipe.quantized.wgrad_x.rht: true}, off: {recipe.quantized.wgrad_x.rht: false}}\n"
+                        "  orders: [listed, reversed]\n")
+                .find("differs between climbs"),
+            std::string::npos);
+  EXPECT_NE(error_of(d, "base: base.yaml\nladder:\n  from: {recipe: bf16}\n" + steps + "  stepz: 1\n")
+                .find("g.yaml:5:3: key 'ladder.stepz': unknown key (did you mean 'steps'?)"),
+            std::string::npos);
+  EXPECT_NE(error_of(d, "base: base.yaml\nladder:\n  axis: recipe\n  from: {recipe: bf16}\n" + steps)
+                .find("is a config key"),
+            std::string::npos);
+  EXPECT_NE(error_of(d, "base: base.yaml\nladder:\n  from: {recipe: bf16}\n  steps: {fp4: {recipe: nvfp44}}\n")
+                .find("nvfp44"),
+            std::string::npos);
+}
+
 TEST(GridIds, StableUnderKeyOrderFormattingAndName) {
   TempDir d;
   // The same keys in another order (a preset still comes before the keys it sets).
@@ -330,7 +408,8 @@ TEST(GridAblations, ShippedGridsPlanWithTheirCellCounts) {
   for (const auto& e : fs::directory_iterator(fs::path(FP4LAB_SOURCE_DIR) / "ablations" / "findings"))
     expected["findings/" + e.path().stem().string()] = e.path().stem().string().rfind("01_", 0) == 0 ? 30 : 12;
   ASSERT_EQ(expected.size(), 6u + 12u);
-  expected["scaling/ladder"] = 4 * 5 * (1 + 5 + 1) - 5 * 2;  // sizes x seeds x (nvfp4, mxfp4 at 5 budgets, bf16), less 2 midi budgets
+  expected["scaling/ladder"] = 4 * 5 * (1 + 5 + 1) - 5 * 2;
+  expected["attribution"] = 4 * (1 + 7 + 5);  // seeds x (base, 7 rungs, 5 rungs only the second climb passes)  // sizes x seeds x (nvfp4, mxfp4 at 5 budgets, bf16), less 2 midi budgets
   for (const auto& [name, count] : expected) {
     const fs::path file = fs::path(FP4LAB_SOURCE_DIR) / "ablations" / (name + ".yaml");
     const Grid g = load_grid(file.string());

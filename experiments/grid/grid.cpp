@@ -99,7 +99,8 @@ bool same_value(const Value& a, const Value& b) {
 }
 
 const std::vector<std::string> kGridKeys = {"name",  "base",     "config",   "overrides", "axes", "budgets",
-                                            "zip",   "exclude",  "seeds",    "baseline",  "analysis", "set"};
+                                            "zip",   "exclude",  "seeds",    "baseline",  "analysis", "set",
+                                            "ladder"};
 
 std::vector<std::string> axis_names(const std::vector<Axis>& axes) {
   std::vector<std::string> names;
@@ -201,6 +202,158 @@ Axis parse_variant_axis(const std::string& name, const SourceLoc& key_loc, const
     axis.values.push_back({e.key, settings, e.key_loc});
   }
   return axis;
+}
+
+// `ladder: {axis, from, steps, orders, to}`: an attribution ladder as a variant axis. `from` and
+// `to` are settings maps (as a named variant's), `steps` a map of components (name -> settings),
+// `orders` a list of climbs, each a permutation of the step names or `listed` / `reversed`
+// (default: [listed]). A climb's arm after k steps is `from` with those k steps' settings layered
+// in the climb's order; arms are named by their set of components ("base", "+fp4+rht", components
+// in listed order), so climbs share the arms they both pass. The target is its own arm `target`
+// unless its config equals the ladder's top arm (up to the recipe's name).
+struct LadderAxis {
+  Axis axis;
+  analysis::Ladder ladder;
+};
+
+// Whether two settings layered on `fixed` give the same config up to recipe.name (nullopt: one
+// of them does not build; the cell builder reports that with its own message).
+std::optional<bool> same_config(const ConfigBuilder& fixed, const Value& a, const Value& b, const std::string& prefix) {
+  try {
+    ConfigBuilder ba = fixed, bb = fixed;
+    ba.add_tree(a, prefix);
+    bb.add_tree(b, prefix);
+    Config ca = ba.build(), cb = bb.build();
+    ca.recipe.name = cb.recipe.name = "";
+    return canonical_yaml(ca) == canonical_yaml(cb);
+  } catch (const ConfigError&) {
+    return std::nullopt;
+  }
+}
+
+// Adds a settings map's leaves to `out` under their dotted paths (`recipe.quantized: {a.b: 1}` ->
+// `recipe.quantized.a.b: 1`), replacing a path set before, so steps that set different leaves of
+// one map add up.
+void add_leaves(Value& out, const Value& settings, const std::string& prefix = "") {
+  for (const auto& e : settings.entries()) {
+    const std::string path = prefix.empty() ? e.key : prefix + "." + e.key;
+    if (e.value.is_map()) add_leaves(out, e.value, path);
+    else out.set(path, e.value, e.key_loc);
+  }
+}
+
+LadderAxis parse_ladder(const Value& v, const SourceLoc& key_loc, const ConfigBuilder& fixed) {
+  const std::vector<std::string> keys = {"axis", "from", "steps", "orders", "to"};
+  if (!v.is_map())
+    fail(v.is_null() ? key_loc : v.loc(), "ladder",
+         "expected a map, e.g. {from: {recipe: bf16}, steps: {rht: {...}, sr: {...}}, to: {recipe: te_nvfp4}}");
+  for (const auto& e : v.entries())
+    if (std::find(keys.begin(), keys.end(), e.key) == keys.end())
+      fail(e.key_loc, "ladder." + e.key, "unknown key" + did_you_mean(e.key, keys) + " (ladder has " + join(keys) + ")");
+  LadderAxis out;
+  analysis::Ladder& l = out.ladder;
+  l.axis = "arm";
+  if (const Value* a = v.find("axis")) {
+    if (!a->is_scalar() || a->text().empty()) fail(a->loc(), "ladder.axis", "expected an axis name");
+    l.axis = a->text();
+  }
+  if (is_config_path(l.axis) || is_preset_group(l.axis) || l.axis == "seed" || l.axis == "budget")
+    fail(v.find("axis") ? v.find("axis")->loc() : key_loc, "ladder.axis",
+         "'" + l.axis + "' is a config key or a reserved axis name; name the arm axis otherwise, e.g. arm");
+  auto settings_map = [&](const Value& s, const std::string& what) {
+    Value m = s.is_null() ? Value::map(s.loc()) : s;
+    if (!m.is_map()) fail(s.loc(), what, "expected a map of settings, e.g. {recipe: bf16}");
+    ConfigBuilder probe;
+    probe.add_tree(m);
+    check_entries(probe, 0);
+    return m;
+  };
+  const Value* from = v.find("from");
+  if (!from) fail(v.loc(), "ladder.from", "missing: the base arm's settings, e.g. {recipe: bf16}");
+  const Value base = settings_map(*from, "ladder.from");
+  const Value* steps = v.find("steps");
+  if (!steps || !steps->is_map() || steps->entries().empty())
+    fail(steps ? steps->loc() : v.loc(), "ladder.steps",
+         "expected a map of components, each a map of settings, e.g. {rht: {recipe.quantized.wgrad_x.rht: true}}");
+  std::map<std::string, Value> step_settings;
+  for (const auto& e : steps->entries()) {
+    if (e.key == "base" || e.key == "target" || e.key.find('+') != std::string::npos)
+      fail(e.key_loc, "ladder.steps." + e.key, "a component name may not be 'base' or 'target' or contain '+'");
+    l.components.push_back(e.key);
+    step_settings.emplace(e.key, settings_map(e.value, "ladder.steps." + e.key));
+  }
+  // climbs
+  std::vector<std::pair<std::vector<std::string>, SourceLoc>> orders;
+  const Value* ord = v.find("orders");
+  if (!ord) orders.push_back({l.components, key_loc});
+  else {
+    if (!ord->is_list() || ord->items().empty())
+      fail(ord->loc(), "ladder.orders", "expected a list of climbs: `listed`, `reversed` or a list of step names");
+    for (const auto& o : ord->items()) {
+      std::vector<std::string> order;
+      if (o.is_scalar() && o.text() == "listed") order = l.components;
+      else if (o.is_scalar() && o.text() == "reversed") order.assign(l.components.rbegin(), l.components.rend());
+      else if (o.is_list()) {
+        for (const auto& i : o.items()) {
+          const std::string name = i.is_scalar() ? i.text() : flow_text(i);
+          if (!step_settings.count(name))
+            fail(i.loc(), "ladder.orders", "'" + name + "' is not a step" + did_you_mean(name, l.components));
+          if (std::find(order.begin(), order.end(), name) != order.end())
+            fail(i.loc(), "ladder.orders", "step '" + name + "' is listed twice in one climb");
+          order.push_back(name);
+        }
+        if (order.size() != l.components.size())
+          fail(o.loc(), "ladder.orders", "a climb lists every step once (" + join(l.components) + ")");
+      } else {
+        fail(o.loc(), "ladder.orders", "expected `listed`, `reversed` or a list of step names, got " + flow_text(o));
+      }
+      for (const auto& prev : orders)
+        if (prev.first == order) fail(o.loc(), "ladder.orders", "this climb is listed twice (also at " + prev.second.str() + ")");
+      orders.push_back({order, o.loc()});
+    }
+  }
+  // arms: named by their component set; the same set reached by two climbs must be the same config
+  auto arm_name = [&](const std::set<std::string>& set) {
+    if (set.empty()) return std::string("base");
+    std::string n;
+    for (const auto& c : l.components)
+      if (set.count(c)) n += "+" + c;
+    return n;
+  };
+  out.axis = Axis{l.axis, Axis::Kind::variants, {}, key_loc};
+  std::map<std::string, std::pair<Value, SourceLoc>> arms;  // name -> (settings, where its climb is)
+  const std::string prefix = variant_prefix(out.axis);
+  for (const auto& [order, loc] : orders) {
+    analysis::Ladder::Climb climb;
+    climb.steps = order;
+    Value settings = Value::map(base.loc());
+    add_leaves(settings, base);
+    std::set<std::string> set;
+    for (size_t k = 0; k <= order.size(); ++k) {
+      if (k > 0) {
+        set.insert(order[k - 1]);
+        add_leaves(settings, step_settings.at(order[k - 1]));
+      }
+      const std::string name = arm_name(set);
+      climb.arms.push_back(name);
+      auto [it, fresh] = arms.emplace(name, std::make_pair(settings, loc));
+      if (!fresh && same_config(fixed, it->second.first, settings, prefix) == false)
+        fail(loc, "ladder.orders",
+             "arm " + name + " differs between climbs: two steps set the same key to different values, so "
+             "their order matters; give the steps disjoint keys");
+      if (fresh) out.axis.values.push_back({name, settings, loc});
+    }
+    l.climbs.push_back(std::move(climb));
+  }
+  l.target = l.climbs.front().arms.back();
+  if (const Value* to = v.find("to")) {
+    const Value target = settings_map(*to, "ladder.to");
+    if (same_config(fixed, target, arms.at(l.target).first, prefix) != true) {
+      l.target = "target";
+      out.axis.values.push_back({"target", target, to->loc()});
+    }
+  }
+  return out;
 }
 
 Axis parse_seeds(const Value& v, const SourceLoc& key_loc) {
@@ -418,7 +571,8 @@ Grid parse_grid(const Value& root, const std::string& path, const std::vector<st
     check_entries(fixed, base.entries().size());
   }
 
-  // axes: the seed axis first (outermost), then the file's axes in order
+  // axes: the seed axis first (outermost), then the file's axes in order, then a ladder's arms
+  std::optional<analysis::Ladder> ladder;
   if (seeds_override) {
     g.axes.push_back(parse_seeds(*seeds_override, seeds_override->loc()));
   } else if (const Value* s = root.find("seeds")) {
@@ -439,6 +593,16 @@ Grid parse_grid(const Value& root, const std::string& path, const std::vector<st
                  ": {name: {key: value}}`)");
       }
     }
+  }
+  if (const Value* ld = root.find("ladder")) {
+    for (const auto& e : root.entries())
+      if (e.key == "ladder") {
+        LadderAxis la = parse_ladder(*ld, e.key_loc, fixed);
+        if (g.axis_index(la.axis.name) >= 0)
+          fail(e.key_loc, "ladder.axis", "an axis named '" + la.axis.name + "' exists already; name the ladder's axis otherwise");
+        g.axes.push_back(std::move(la.axis));
+        ladder = std::move(la.ladder);
+      }
   }
   const Value* budgets = root.find("budgets");
   if (budgets) {
@@ -584,7 +748,13 @@ Grid parse_grid(const Value& root, const std::string& path, const std::vector<st
   }
 
   // baseline: for each cell, the baseline cell with its seed and its other axis values
-  if (const Value* bl = root.find("baseline")) {
+  // a ladder without a `baseline:` is compared with its base arm
+  std::optional<Value> ladder_baseline;
+  if (ladder && !root.find("baseline")) {
+    ladder_baseline = Value::map(root.find("ladder")->loc());
+    ladder_baseline->set(ladder->axis, Value::scalar("base", root.find("ladder")->loc()));
+  }
+  if (const Value* bl = ladder_baseline ? &*ladder_baseline : root.find("baseline")) {
     const Match m = parse_match(*bl, "baseline", g.axes, index_of, false, false);
     for (const auto& [a, vals] : m) g.baseline.push_back({g.axes[a].name, g.axes[a].values[*vals.begin()].label});
     std::vector<int> base_cells;
@@ -652,12 +822,13 @@ Grid parse_grid(const Value& root, const std::string& path, const std::vector<st
   }
 
   if (budgets && !g.analysis.budget_key) g.analysis.budget_key = "budget";  // the multi-budget form
+  if (ladder) g.analysis.ladder = ladder;
 
   // the self-contained copy
   Value resolved = Value::map();
   resolved.set("name", Value::scalar(g.name));
   resolved.set("config", base_as_map(base));
-  for (const char* key : {"overrides", "axes", "budgets", "zip", "exclude", "seeds", "baseline", "analysis"})
+  for (const char* key : {"overrides", "axes", "ladder", "budgets", "zip", "exclude", "seeds", "baseline", "analysis"})
     if (const Value* v = root.find(key)) resolved.set(key, *v);
   if (seeds_override) resolved.set("seeds", *seeds_override);
   if (!assignments.empty()) {
