@@ -41,7 +41,7 @@ TINY=("$SRC/experiments/base/default.yaml" --set model.seq_len=32 --set train.ba
       --set train.val_interval_tokens=1024 --set train.val_tokens=512 --set train.checkpoint_interval=4
       --set recipe.amax_history_len=4 --threads 1)
 # engine:recipe[:gemm numerics]; the FP4 presets run block_exact unless told otherwise
-for case in eigen:nvfp4 openblas:nvfp4 openblas:mxfp4 eigen:nvfp4:dequant_fp32 openblas:fp8_delayed; do
+for case in eigen:nvfp4 openblas:nvfp4 openblas:mxfp4 eigen:nvfp4:dequant_fp32 openblas:fp8_delayed eigen:te_nvfp4_fp8_dpa; do
   IFS=: read -r FP4LAB_GEMM recipe numerics <<< "$case"
   export FP4LAB_GEMM
   RECIPE=(--set recipe=$recipe ${numerics:+--set recipe.gemm_numerics=$numerics})

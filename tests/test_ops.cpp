@@ -19,6 +19,7 @@
 #include "core/ops/rope.hpp"
 #include "core/ops/swiglu.hpp"
 #include "core/ops/vexp.hpp"
+#include "core/quant/quantize.hpp"
 #include "tests/check.hpp"
 
 namespace fp4lab {
@@ -159,6 +160,100 @@ TEST(Attention, BackwardMatchesFiniteDifferences) {
   EXPECT_TRUE(fd_gradient_matches(q, minus_bias(dq), loss));
   EXPECT_TRUE(fd_gradient_matches(k, minus_bias(dk), loss));
   EXPECT_TRUE(fd_gradient_matches(v, minus_bias(dv), loss));
+}
+
+// Quantized attention products (AttentionQuant): every operand quantized with one per-tensor
+// scale, checked against quantize() of each operand and double products written out.
+TEST(Attention, QuantizedProductsUseOneScalePerTensor) {
+  const auto q = random_vector<float>(kB * kT * kC, 31, 2.0), k = random_vector<float>(q.size(), 32, 2.0),
+             v = random_vector<float>(q.size(), 33), g = random_vector<float>(q.size(), 34, 1e-3);
+  AttentionQuant aq;
+  ASSERT_TRUE(named_format("fp8_e4m3", aq.fwd));
+  ASSERT_TRUE(named_format("fp8_e5m2", aq.bwd));
+  aq.fwd.operand_dtype = aq.bwd.operand_dtype = OperandDtype::fp32;
+  EXPECT_EQ(validate(aq), "");
+  int reductions = 0;
+  const AmaxReduce reduce = [&](float amax) { return ++reductions, amax; };
+  const int64_t n = int64_t(q.size()), np = kB * kH * kT * kT;
+  std::vector<float> y(n), att(np);
+  attention_forward(y.data(), att.data(), q.data(), k.data(), v.data(), kB, kT, kH, kHd, &aq, &reduce);
+  EXPECT_EQ(reductions, 4);  // q, k, v, P: each one tensor amax
+
+  auto qz = [](const std::vector<float>& x, int64_t rows, const QuantSpec& spec) {
+    std::vector<float> out(x.size());
+    quantize(x.data(), out.data(), rows, int64_t(x.size()) / rows, spec);
+    return out;
+  };
+  const auto qq = qz(q, kB * kT, aq.fwd), kq = qz(k, 1, aq.fwd), vq = qz(v, kB, aq.fwd);  // rows do not matter
+  std::vector<float> y0(n), p(np);
+  attention_forward(y0.data(), p.data(), qq.data(), kq.data(), vq.data(), kB, kT, kH, kHd);
+  EXPECT_EQ(std::memcmp(p.data(), att.data(), sizeof(float) * size_t(np)), 0);  // P from the quantized scores
+  const auto pq = qz(p, 1, aq.fwd);
+  auto at = [&](int64_t b, int64_t t, int64_t h, int64_t i) { return size_t((b * kT + t) * kC + h * kHd + i); };
+  auto pat = [&](int64_t b, int64_t h, int64_t t, int64_t j) { return size_t(((b * kH + h) * kT + t) * kT + j); };
+  std::vector<double> want(size_t(n), 0.0), got(y.begin(), y.end());
+  for (int64_t b = 0; b < kB; ++b)
+    for (int64_t h = 0; h < kH; ++h)
+      for (int64_t t = 0; t < kT; ++t)
+        for (int64_t i = 0; i < kHd; ++i)
+          for (int64_t j = 0; j <= t; ++j) want[at(b, t, h, i)] += double(pq[pat(b, h, t, j)]) * vq[at(b, j, h, i)];
+  EXPECT_TRUE(all_close(got, want, 1e-5, 1e-6));
+  EXPECT_NE(std::memcmp(y.data(), y0.data(), sizeof(float) * size_t(n)), 0);  // P was quantized too
+
+  // backward: dV = Q(P)ᵀ·Q(dy), dP = Q(dy)·Q(v)ᵀ, dS from fp32 P, dQ = Q(dS)·Q(k), dK = Q(dS)ᵀ·Q(q)
+  std::vector<float> dq(n, 0.f), dk(n, 0.f), dv(n, 0.f);
+  reductions = 0;
+  attention_backward(dq.data(), dk.data(), dv.data(), g.data(), q.data(), k.data(), v.data(), att.data(), kB, kT, kH,
+                     kHd, &aq, &reduce);
+  EXPECT_EQ(reductions, 6);  // q, k, v, P again, dy, dS
+  const auto gq = qz(g, kB * kT, aq.bwd);
+  std::vector<float> ds(np, 0.f);
+  std::vector<double> dv_want(size_t(n), 0.0), dq_want(size_t(n), 0.0), dk_want(size_t(n), 0.0);
+  const double scale = 1.0 / std::sqrt(double(kHd));
+  for (int64_t b = 0; b < kB; ++b)
+    for (int64_t h = 0; h < kH; ++h)
+      for (int64_t t = 0; t < kT; ++t) {
+        std::vector<double> dp(size_t(t + 1), 0.0);
+        double dot_pdp = 0;
+        for (int64_t j = 0; j <= t; ++j) {
+          for (int64_t i = 0; i < kHd; ++i) {
+            dp[size_t(j)] += double(gq[at(b, t, h, i)]) * vq[at(b, j, h, i)];
+            dv_want[at(b, j, h, i)] += double(pq[pat(b, h, t, j)]) * gq[at(b, t, h, i)];
+          }
+          dot_pdp += double(p[pat(b, h, t, j)]) * dp[size_t(j)];
+        }
+        for (int64_t j = 0; j <= t; ++j) ds[pat(b, h, t, j)] = float(p[pat(b, h, t, j)] * (dp[size_t(j)] - dot_pdp) * scale);
+      }
+  const auto dsq = qz(ds, 1, aq.bwd);
+  for (int64_t b = 0; b < kB; ++b)
+    for (int64_t h = 0; h < kH; ++h)
+      for (int64_t t = 0; t < kT; ++t)
+        for (int64_t j = 0; j <= t; ++j)
+          for (int64_t i = 0; i < kHd; ++i) {
+            dq_want[at(b, t, h, i)] += double(dsq[pat(b, h, t, j)]) * kq[at(b, j, h, i)];
+            dk_want[at(b, j, h, i)] += double(dsq[pat(b, h, t, j)]) * qq[at(b, t, h, i)];
+          }
+  // dS is rounded to E5M2 (2 mantissa bits), so fp32-vs-double differences in dS can move a code
+  // by one step: compare loosely; dV has no such step.
+  EXPECT_TRUE(all_close(std::vector<double>(dv.begin(), dv.end()), dv_want, 1e-5, 1e-9));
+  EXPECT_TRUE(all_close(std::vector<double>(dq.begin(), dq.end()), dq_want, 0.05, 1e-6));
+  EXPECT_TRUE(all_close(std::vector<double>(dk.begin(), dk.end()), dk_want, 0.05, 1e-6));
+
+  // Specs of format none change nothing, bit for bit.
+  const AttentionQuant off;
+  std::vector<float> y1(n), att1(np), dq1(n, 0.f), dk1(n, 0.f), dv1(n, 0.f), dq2(n, 0.f), dk2(n, 0.f), dv2(n, 0.f);
+  attention_forward(y1.data(), att1.data(), q.data(), k.data(), v.data(), kB, kT, kH, kHd, &off);
+  attention_forward(y0.data(), att.data(), q.data(), k.data(), v.data(), kB, kT, kH, kHd);
+  EXPECT_EQ(std::memcmp(y1.data(), y0.data(), sizeof(float) * size_t(n)), 0);
+  attention_backward(dq1.data(), dk1.data(), dv1.data(), g.data(), q.data(), k.data(), v.data(), att.data(), kB, kT, kH, kHd, &off);
+  attention_backward(dq2.data(), dk2.data(), dv2.data(), g.data(), q.data(), k.data(), v.data(), att.data(), kB, kT, kH, kHd);
+  EXPECT_EQ(std::memcmp(dq1.data(), dq2.data(), sizeof(float) * size_t(n)), 0);
+  EXPECT_EQ(std::memcmp(dk1.data(), dk2.data(), sizeof(float) * size_t(n)), 0);
+
+  // Block formats and stochastic rounding are refused.
+  AttentionQuant bad;
+  ASSERT_TRUE(named_format("nvfp4", bad.fwd));
+  EXPECT_NE(validate(bad).find("fwd: attention products take a per-tensor format"), std::string::npos) << validate(bad);
 }
 
 TEST(SwiGlu, ForwardAndBackward) {

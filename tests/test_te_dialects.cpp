@@ -391,6 +391,11 @@ TEST(Presets, EveryShippedRecipeResolvesFieldByField) {
         "fp4_e2m1/16 e4m3 2d rne bf16-in", "fp4_e2m1/16 e4m3 1d sr rht16 bf16-in",
         "fp4_e2m1/16 e4m3 1d rne rht16 bf16-in"},
        "fp4_e2m1/16 e4m3 1d rne bf16-in", "all_linear", ""},
+      {"te_nvfp4_fp8_dpa",  // te_nvfp4's linears; its attention products are checked below
+       {"fp4_e2m1/16 e4m3 1d rne bf16-in", "fp4_e2m1/16 e4m3 2d rne bf16-in", "fp4_e2m1/16 e4m3 1d sr bf16-in",
+        "fp4_e2m1/16 e4m3 2d rne bf16-in", "fp4_e2m1/16 e4m3 1d sr rht16 bf16-in",
+        "fp4_e2m1/16 e4m3 1d rne rht16 bf16-in"},
+       "fp4_e2m1/16 e4m3 1d rne bf16-in", "all_linear", ""},
       {"te_nvfp4_no_rht",
        {"fp4_e2m1/16 e4m3 1d rne bf16-in", "fp4_e2m1/16 e4m3 2d rne bf16-in", "fp4_e2m1/16 e4m3 1d sr bf16-in",
         "fp4_e2m1/16 e4m3 2d rne bf16-in", "fp4_e2m1/16 e4m3 1d sr bf16-in", "fp4_e2m1/16 e4m3 1d rne bf16-in"},
@@ -432,6 +437,11 @@ TEST(Presets, EveryShippedRecipeResolvesFieldByField) {
     const std::string coverage = rc.coverage == Coverage::all_linear ? "all_linear" : rc.coverage == Coverage::mlp_only ? "mlp_only" : "attn_only";
     EXPECT_EQ(coverage, row.coverage) << row.name;
     EXPECT_FALSE(rc.quantize_lm_head) << row.name;
+    const AttentionQuant att = resolve_attention(rc, 0, 2);
+    EXPECT_EQ(describe(att.fwd) + ", " + describe(att.bwd),
+              std::string(row.name) == "te_nvfp4_fp8_dpa" ? "fp8_e4m3/tensor fp32 1d rne bf16-in, fp8_e5m2/tensor fp32 1d rne bf16-in"
+                                                          : "none, none")
+        << row.name;
     if (*row.delayed)
       EXPECT_EQ(std::to_string(rc.delayed.history_len) + "/" + to_string(rc.delayed.algo) + "/" +
                     std::to_string(int(rc.delayed.margin)),

@@ -107,7 +107,7 @@ class FieldTable {
     for (const SpecField& f : spec_fields()) {
       const std::string path = prefix + "." + f.key;
       const std::string type = value_type(f);
-      omit_default = f.omit_default;
+      omit_default = was || f.omit_default;
       push({path, f.kind == SpecField::Kind::unsigned_integer ? "int" : type,
             f.key == "element" ? f.help + " of " + what : f.help,
             [=](Config& c, const Value& v) {
@@ -191,6 +191,10 @@ FieldTable make_table() {
                        [](Config& c) -> AmaxAlgo& { return c.recipe.delayed.algo; });
   t.add_float("recipe.margin", "delayed scaling: scale = fp8_max * 2^-margin / amax",
               [](Config& c) -> double& { return c.recipe.delayed.margin; });
+  t.add_spec("recipe.attention.fwd", "attention's forward products (q, k, v, probabilities)",
+             [](Config& c) -> QuantSpec& { return c.recipe.attention.fwd; });
+  t.add_spec("recipe.attention.bwd", "attention's backward products (output and score gradients)",
+             [](Config& c) -> QuantSpec& { return c.recipe.attention.bwd; });
   t.add_enum<GemmNumerics>("recipe.gemm_numerics",
                            "FP4 x FP4 GEMMs: fp32 product of the dequantized operands, or exact integer products "
                            "per block with one scale multiply per block and fp32 accumulation across blocks",
@@ -325,6 +329,7 @@ static const std::map<std::string, std::string>& preset_group_dirs() {
 }
 
 static bool is_spec_path(const std::string& path) {
+  if (path == "recipe.attention.fwd" || path == "recipe.attention.bwd") return true;
   for (const char* lin : {"recipe.quantized.", "recipe.high_precision."})
     if (path.rfind(lin, 0) == 0) {
       const std::string rest = path.substr(std::string(lin).size());

@@ -206,6 +206,24 @@ struct Model::Impl {
 
   std::vector<GemmUse> uses;
   std::vector<int64_t> last_use;  // per (linear, role, operand): index into `uses`, -1 if none
+  std::vector<AttentionQuant> attention;  // per block
+  std::vector<GemmUse> attention_uses;
+
+  // Block l's attention quantization for this pass (null when its products stay fp32); counts the use.
+  const AttentionQuant* attention_quant(int l, GemmRole role) {
+    const AttentionQuant& q = attention[size_t(l)];
+    const QuantSpec& spec = role == GemmRole::fprop ? q.fwd : q.bwd;
+    if (!q.quantized()) return nullptr;
+    if (spec.quantized()) {
+      auto it = std::find_if(attention_uses.begin(), attention_uses.end(), [&](const GemmUse& u) {
+        return u.tensor == l && u.role == role && u.spec == spec;
+      });
+      if (it == attention_uses.end()) it = attention_uses.insert(attention_uses.end(), GemmUse{l, role, Operand::a, spec});
+      ++it->count;
+    }
+    return &q;
+  }
+  const AmaxReduce* attention_amax() const { return split() ? &reduce_amax : nullptr; }
 
   Impl(const ModelConfig& c, const RecipeConfig& r) : cfg(c), recipe(r) {
     if (c.vocab < 1 || c.d_model < 1 || c.n_layers < 1 || c.n_heads < 1 || c.d_ff < 1 ||
@@ -217,6 +235,7 @@ struct Model::Impl {
     }
     if (std::string why = validate(r); !why.empty()) throw std::invalid_argument("recipe: " + why);
     C = c.d_model, F = c.d_ff, V = c.vocab, H = c.n_heads, hd = C / H, L = c.n_layers;
+    for (int l = 0; l < int(L); ++l) attention.push_back(resolve_attention(r, l, int(L)));
     build_params();
     params.assign(size_t(num_params()), 0.f);
     grads.assign(size_t(num_params()), 0.f);
@@ -524,7 +543,8 @@ struct Model::Impl {
       fwd(li + 2, la.v, lw.v_proj, C);
       rope_forward(la.q, la.q, a.rope_cos, a.rope_sin, B, T, H, hd);
       rope_forward(la.k, la.k, a.rope_cos, a.rope_sin, B, T, H, hd);
-      attention_forward(la.atty, la.att, la.q, la.k, la.v, B, T, H, hd);
+      attention_forward(la.atty, la.att, la.q, la.k, la.v, B, T, H, hd, attention_quant(l, GemmRole::fprop),
+                        attention_amax());
       input.bind(la.atty, M, C);
       fwd(li + 3, a.proj, lw.o_proj, C);
       add(la.res_mid, la.res_in, a.proj, M * C);
@@ -581,7 +601,8 @@ struct Model::Impl {
       input.bind(la.atty, M, C);
       bwd(li + 3, a.datty, lg.o_proj, a.dres, lw.o_proj, C);
       for (float* p : {a.dq, a.dk, a.dv, a.dq_pre, a.dk_pre}) zero(p, M * C);
-      attention_backward(a.dq, a.dk, a.dv, a.datty, la.q, la.k, la.v, la.att, B, T, H, hd);
+      attention_backward(a.dq, a.dk, a.dv, a.datty, la.q, la.k, la.v, la.att, B, T, H, hd,
+                         attention_quant(l, GemmRole::dgrad), attention_amax());
       rope_backward(a.dq_pre, a.dq, a.rope_cos, a.rope_sin, B, T, H, hd);
       rope_backward(a.dk_pre, a.dk, a.rope_cos, a.rope_sin, B, T, H, hd);
       zero(a.dln, M * C);
@@ -625,6 +646,7 @@ float* Model::param_data() { return impl_->params.data(); }
 float* Model::grad_data() { return impl_->grads.data(); }
 const float* Model::last_logits() const { return impl_->a.logits; }
 const std::vector<GemmUse>& Model::gemm_uses() const { return impl_->uses; }
+const std::vector<GemmUse>& Model::attention_uses() const { return impl_->attention_uses; }
 void Model::set_nonfinite_probe(const std::optional<NonfiniteProbe>& probe) { impl_->probe = probe; }
 
 std::vector<std::string> Model::linear_names() const {

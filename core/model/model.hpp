@@ -97,6 +97,9 @@ class Model {
   const float* last_logits() const;
 
   const std::vector<GemmUse>& gemm_uses() const;  // counters since construction
+  // Quantized attention products (RecipeConfig::attention) since construction: `tensor` is the
+  // block, role fprop the forward products' operands (q, k, v, P), dgrad the backward ones (dO, dS).
+  const std::vector<GemmUse>& attention_uses() const;
 
   // Data parallelism (train.batch_shards; default 1 shard, one rank): the global batch of a step is
   // `shards` shards of consecutive sequences, shards / comm->size() of them on this rank, which

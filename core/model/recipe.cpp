@@ -41,7 +41,16 @@ LinearRecipe resolve_linear(const RecipeConfig& r, LayerKind kind, int block, in
   return out;
 }
 
+AttentionQuant resolve_attention(const RecipeConfig& r, int block, int n_blocks) {
+  if (block < r.keep_first || block >= n_blocks - r.keep_last) return {};
+  AttentionQuant q = r.attention;
+  for (QuantSpec* s : {&q.fwd, &q.bwd})
+    if (s->operand_dtype == OperandDtype::inherit) s->operand_dtype = r.operand_dtype;
+  return q;
+}
+
 std::string validate(const RecipeConfig& r) {
+  if (std::string why = validate(r.attention); !why.empty()) return "attention: " + why;
   if (std::string why = validate(r.quantized); !why.empty()) return "quantized: " + why;
   if (std::string why = validate(r.high_precision); !why.empty()) return "high_precision: " + why;
   if (r.keep_first < 0 || r.keep_last < 0) return "keep_first and keep_last must be >= 0";

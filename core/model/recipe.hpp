@@ -4,6 +4,7 @@
 #pragma once
 #include <string>
 
+#include "core/ops/attention.hpp"
 #include "core/ops/linear.hpp"
 
 namespace fp4lab {
@@ -71,6 +72,11 @@ struct RecipeConfig {
   // FP4 × FP4 GEMMs: dequantize to fp32 and multiply, or block-scaled integer products
   // (core/ops/fp4_gemm.hpp); every LinearRecipe resolve_linear returns carries it.
   GemmNumerics gemm_numerics = GemmNumerics::dequant_fp32;
+  // Attention's own products (scores Q·Kᵀ, context P·V and their backward products), quantized as
+  // TE's fp8_dpa does (core/ops/attention.hpp): `fwd` for Q, K, V and the probabilities P, `bwd` for
+  // the output gradient dO and the score gradient dS; per-tensor formats only. none (default): the
+  // attention core stays fp32. Blocks outside keep_first/keep_last only.
+  AttentionQuant attention;
 };
 
 // The recipe for one linear layer (block index in [0, n_blocks); lm_head ignores it).
@@ -79,8 +85,11 @@ struct RecipeConfig {
 LinearRecipe resolve_linear(const RecipeConfig& r, LayerKind kind, int block, int n_blocks,
                             int64_t tokens_seen);
 
+// The attention quantization of a block (none outside keep_first/keep_last), operand dtypes resolved.
+AttentionQuant resolve_attention(const RecipeConfig& r, int block, int n_blocks);
+
 // Why a recipe cannot be run, or "" if it can (each LinearRecipe by validate(LinearRecipe), plus the
-// coverage and schedule fields).
+// coverage, schedule and attention fields).
 std::string validate(const RecipeConfig& r);
 
 }  // namespace fp4lab

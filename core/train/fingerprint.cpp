@@ -71,6 +71,12 @@ std::string numerics_fingerprint(const RecipeConfig& r) {
     fnv.add(d.data(), d.size());
   }
   if (r.coverage != Coverage::all_linear) fnv.add(&r.coverage, sizeof r.coverage);
+  for (const QuantSpec* s : {&r.attention.fwd, &r.attention.bwd})  // quantized attention products only
+    if (s->quantized()) {
+      QuantSpec resolved = *s;
+      if (resolved.operand_dtype == OperandDtype::inherit) resolved.operand_dtype = r.operand_dtype;
+      hash_spec(fnv, resolved);
+    }
   if (r.gemm_numerics != GemmNumerics::dequant_fp32) {  // the canary quantizes; it runs no GEMM
     const std::string n = to_string(r.gemm_numerics);
     fnv.add(n.data(), n.size());

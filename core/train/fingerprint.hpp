@@ -1,5 +1,5 @@
 // Numerics fingerprint: a hash of the quantizer's outputs (dequantized bits, codes, scales) for
-// every operand format of a recipe on fixed canary tensors, so two builds or machines can be
+// every operand format of a recipe (attention's when quantized) on fixed canary tensors, so two builds or machines can be
 // compared without training; also the choices the canary cannot show (copies made from the forward
 // copy, the delayed-scaling history settings, coverage other than all_linear). Stored in every run file.
 #pragma once

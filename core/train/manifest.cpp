@@ -12,6 +12,18 @@ namespace fp4lab {
 namespace {
 
 constexpr const char* kLmHead = "lm_head";
+constexpr const char* kAttentionCore = ".self_attn.core";  // attention products: "layers.3.self_attn.core"
+
+bool is_attention_core(const std::string& tensor) {
+  return tensor.size() > std::string(kAttentionCore).size() &&
+         tensor.compare(tensor.size() - std::string(kAttentionCore).size(), std::string::npos, kAttentionCore) == 0;
+}
+
+// The operand column of the manifest: the linear's x / w / dy, or the attention products' sides.
+std::string operand_text(const ManifestEntry& e) {
+  if (is_attention_core(e.tensor)) return e.role == GemmRole::fprop ? "qkvp" : "dout_ds";
+  return operand_name(e.role, e.operand);
+}
 
 bool low_precision(ElementFormat e) {
   return e == ElementFormat::fp4_e2m1 || e == ElementFormat::fp8_e4m3 || e == ElementFormat::fp8_e5m2;
@@ -41,8 +53,13 @@ ElementFormat element_of(const std::string& format) {
 std::vector<ManifestEntry> manifest_entries(const Model& model, const std::vector<ManifestEntry>& carried) {
   std::vector<ManifestEntry> out = carried;
   const auto names = model.linear_names();
-  for (const GemmUse& u : model.gemm_uses()) {
-    ManifestEntry e{names.at(size_t(u.tensor)), u.role, u.operand, u.spec.element, describe(u.spec), u.count, u.numerics};
+  std::vector<std::pair<std::string, const GemmUse*>> uses;
+  for (const GemmUse& u : model.gemm_uses()) uses.push_back({names.at(size_t(u.tensor)), &u});
+  for (const GemmUse& u : model.attention_uses())
+    uses.push_back({"layers." + std::to_string(u.tensor) + kAttentionCore, &u});
+  for (const auto& [tensor, use] : uses) {
+    const GemmUse& u = *use;
+    ManifestEntry e{tensor, u.role, u.operand, u.spec.element, describe(u.spec), u.count, u.numerics};
     auto same = [&](const ManifestEntry& x) {
       return x.tensor == e.tensor && x.role == e.role && x.operand == e.operand && x.format == e.format &&
              x.numerics == e.numerics;
@@ -92,6 +109,10 @@ RecipeCoverage recipe_coverage(const std::vector<ManifestEntry>& entries, const 
       add_unique(c.lm_head_formats, e.format);
       continue;
     }
+    if (is_attention_core(e.tensor)) {
+      add_unique(c.attention_formats, (e.role == GemmRole::fprop ? "fwd " : "bwd ") + e.format);
+      continue;
+    }
     const std::pair<int, int> slot{int(e.role), int(e.operand)};
     if (low_precision(e.element)) {
       low[e.tensor].insert(slot);
@@ -123,6 +144,7 @@ std::string RecipeCoverage::summary() const {
   if (switched_slots) s += "; " + std::to_string(switched_slots) + " operands switched precision during the run";
   if (!lm_head_formats.empty()) s += "; lm_head " + join(lm_head_formats);
   if (block_exact_uses > 0) s += "; FP4 x FP4 GEMMs block_exact";
+  if (!attention_formats.empty()) s += "; attention products " + join(attention_formats);
   return s;
 }
 
@@ -136,7 +158,7 @@ std::string manifest_yaml(const std::vector<ManifestEntry>& entries, const Recip
   out << "uses:\n";
   for (const auto& e : entries)
     out << "  - {tensor: \"" << e.tensor << "\", gemm: " << to_string(e.role) << ", operand: "
-        << operand_name(e.role, e.operand) << ", format: \"" << e.format << "\", numerics: " << to_string(e.numerics)
+        << operand_text(e) << ", format: \"" << e.format << "\", numerics: " << to_string(e.numerics)
         << ", count: " << e.count << "}\n";
   return out.str();
 }

@@ -40,8 +40,11 @@ struct RecipeCoverage {
   std::vector<std::string> other_formats;      // high-precision formats of block linears
   std::vector<std::string> lm_head_formats;
   int64_t block_exact_uses = 0;  // operand uses whose GEMM ran block_exact
+  // Quantized attention products (entries of tensor "layers.N.self_attn.core"): "fwd FORMAT", "bwd FORMAT".
+  std::vector<std::string> attention_formats;
   // "14/14 linear layers quantized (84/84 GEMM operands): fp4_e2m1/16 e4m3 1d rne, ...; lm_head bf16 rne"
-  // followed by "; FP4 x FP4 GEMMs block_exact" when any GEMM ran block_exact
+  // followed by "; FP4 x FP4 GEMMs block_exact" when any GEMM ran block_exact and by
+  // "; attention products fwd fp8_e4m3/tensor fp32 1d rne, bwd ..." when attention was quantized
   std::string summary() const;
 };
 RecipeCoverage recipe_coverage(const std::vector<ManifestEntry>& entries, const std::vector<std::string>& linear_names);
