@@ -74,6 +74,19 @@ TEST_F(CmdQuantize, WritesCodesScalesDequantEqualToTheLibrary) {
   named_format("nvfp4", s);
   s.row_scaled = true;
   cases.push_back({"--format nvfp4 --row-scaled", s, {}});
+  named_format("nvfp4_ue5m3", s);
+  s.scale_round = UfloatRounding::up;
+  s.tile = Tile::d2;
+  cases.push_back({"--format nvfp4_ue5m3 --scale-round up --tile 2d", s, {}});
+  named_format("nvfp4", s);
+  s.scale = ScaleFormat::ufloat;
+  s.scale_exp_bits = 3;
+  s.scale_man_bits = 2;
+  s.scale_bias = 2;
+  s.scale_specials = UfloatSpecials::finite;
+  cases.push_back({"--format nvfp4 --scale ufloat --scale-exp-bits 3 --scale-man-bits 2 --scale-bias 2 "
+                   "--scale-specials finite",
+                   s, {}});
   named_format("mxfp4", s);
   s.scale_rule = ScaleRule::ceil;
   s.block = 16;
@@ -195,8 +208,18 @@ TEST_F(CmdQuantize, FormatsListsDescribesAndWritesVectors) {
   ASSERT_EQ(r.code, 0) << r.output;
   const h5::File all = h5::File::open_ro(path("all.h5"));
   for (const char* group : {"/mxfp4/ceil/hostile/codes", "/mxfp8/floor/ties/scales", "/fp8_e5m2/base/gaussian/codes",
-                            "/bf16/base/nonfinite/dequant", "/fp32/base/ties/dequant"})
+                            "/bf16/base/nonfinite/dequant", "/fp32/base/ties/dequant",
+                            "/nvfp4_ue5m3/scale_round_up/hostile/scales", "/nvfp4_ue5m3/row_scaled/gaussian/codes",
+                            "/nvfp4/scale_round_down/ties/scales"})
     EXPECT_TRUE(all.has(group)) << group;
+  // e4m3 spelled as a ufloat writes the same vectors.
+  for (const char* c : {"ties", "nonfinite", "hostile", "gaussian"})
+    for (const char* data : {"codes", "scales"})
+      EXPECT_TRUE(bytes_equal(all.read<uint8_t>(std::string("/nvfp4/base/") + c + "/" + data),
+                              all.read<uint8_t>(std::string("/nvfp4/ufloat_e4m3/") + c + "/" + data), c));
+  r = run_cli("formats nvfp4_ue5m3");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("114688"), std::string::npos) << r.output;
 }
 
 // `gemm`: each operand group equals `quantize` with the same options, and C equals fp4_matmul

@@ -1,7 +1,8 @@
 // Scalar codecs of core/formats: whole code spaces (decode, uniqueness, round trip), golden tables
 // from core/quant/NUMERICS.md (ties, subnormals, saturation, NaN, both zeros), an independent
 // brute-force nearest-even search over each decode table, and the exact SR carry-rule
-// probabilities.
+// probabilities. The run-time unsigned minifloats (ufloat, block scales) the same ways, in all
+// three roundings and special-value conventions, and E4M3's parameters against the E4M3 codec.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "core/formats/fp4_e2m1.hpp"
 #include "core/formats/fp8.hpp"
 #include "core/formats/ue8m0.hpp"
+#include "core/formats/ufloat.hpp"
 #include "tests/quant_test_support.hpp"
 
 namespace fp4lab {
@@ -269,6 +271,156 @@ TEST(Formats, Bf16WholeCodeSpaceAndGolden) {
     const float x = std::bit_cast<float>(static_cast<uint32_t>(b));
     if (std::isnan(x)) continue;
     ASSERT_EQ(bf16_encode_rne_from_double(x), bf16_encode_rne(x)) << "x = " << x;
+  }
+}
+
+// ---- ufloat: unsigned minifloats with run-time parameters (block scales) ----
+
+constexpr UfloatRounding kUfloatRoundings[] = {UfloatRounding::nearest, UfloatRounding::up, UfloatRounding::down};
+
+// Grids of every convention and shape: UE4M3 (E4M3's), UE5M3 (TE's prototype), narrow, wide,
+// mantissa-only, exponent-only, and non-standard biases.
+std::vector<Ufloat> ufloat_grids() {
+  return {{4, 3, 7, UfloatSpecials::fn},      {5, 3, 15, UfloatSpecials::fn},    {5, 3, 15, UfloatSpecials::ieee},
+          {5, 3, 15, UfloatSpecials::finite}, {3, 2, 3, UfloatSpecials::finite}, {2, 1, 1, UfloatSpecials::ieee},
+          {6, 2, 20, UfloatSpecials::fn},     {1, 7, 0, UfloatSpecials::fn},     {7, 1, 63, UfloatSpecials::fn},
+          {7, 0, 63, UfloatSpecials::finite}, {4, 4, -3, UfloatSpecials::ieee}, {2, 0, 1, UfloatSpecials::fn}};
+}
+
+// The finite values in code order (codes are ordered by value).
+std::vector<double> ufloat_values(const Ufloat& g) {
+  std::vector<double> v;
+  for (uint32_t c = 0; c <= g.max_code(); ++c) v.push_back(g.decode(c));
+  return v;
+}
+
+// An independent definition of each rounding: a search of the sorted finite values in double.
+uint32_t ufloat_by_search(const Ufloat& g, const std::vector<double>& values, float x, UfloatRounding r) {
+  const double a = x;
+  const uint32_t top = g.max_code();
+  if (a >= values[top]) return top;  // satfinite
+  // values[lo] <= a < values[lo + 1]
+  const uint32_t lo = uint32_t(std::upper_bound(values.begin(), values.end(), a) - values.begin()) - 1;
+  if (values[lo] == a || r == UfloatRounding::down) return lo;
+  if (r == UfloatRounding::up) return lo + 1;
+  const double below = a - values[lo], above = values[lo + 1] - a;
+  if (below != above) return below < above ? lo : lo + 1;
+  return lo % 2 == 0 ? lo : lo + 1;
+}
+
+TEST(Ufloat, ParametersAndSpecialCodes) {
+  for (const Ufloat& g : ufloat_grids()) {
+    ASSERT_EQ(ufloat_problem(g), "") << ufloat_name(g);
+    int nan = 0, inf = 0;
+    for (uint32_t c = 0; c < g.code_count(); ++c) {
+      const float v = g.decode(c);
+      nan += std::isnan(v);
+      inf += std::isinf(v);
+    }
+    const int field_codes = 1 << g.man_bits;  // codes with the all-ones exponent field
+    const int want_nan = g.specials == UfloatSpecials::fn ? 1 : g.specials == UfloatSpecials::ieee ? field_codes - 1 : 0;
+    EXPECT_EQ(nan, want_nan) << ufloat_name(g);
+    EXPECT_EQ(inf, g.specials == UfloatSpecials::ieee ? 1 : 0) << ufloat_name(g);
+    EXPECT_TRUE(std::isnan(g.decode(g.code_count()))) << "a code past the format reads NaN";
+    EXPECT_EQ(g.max_value(), g.decode(g.max_code()));
+    EXPECT_EQ(bits_of(g.decode(0)), 0u);
+    EXPECT_EQ(g.decode(1), std::ldexp(1.0f, 1 - g.bias - g.man_bits)) << ufloat_name(g) << ": smallest subnormal";
+  }
+  const Ufloat ue5m3{5, 3, 15, UfloatSpecials::fn};
+  EXPECT_EQ(ue5m3.max_code(), 0xFEu);
+  EXPECT_EQ(ue5m3.max_value(), 114688.0f);  // 1.75 * 2^16: TE's UE5M3 maximum
+  EXPECT_TRUE(std::isnan(ue5m3.decode(0xFF)));
+  EXPECT_EQ(ue5m3.decode(0x08), 0x1p-14f);  // smallest normal
+  EXPECT_EQ(ue5m3.decode(0x78), 1.0f);
+  EXPECT_EQ(Ufloat({5, 3, 15, UfloatSpecials::ieee}).max_value(), 61440.0f);  // 1.875 * 2^15
+  EXPECT_EQ(Ufloat({5, 3, 15, UfloatSpecials::finite}).max_value(), 122880.0f);  // 1.875 * 2^16
+  EXPECT_EQ(ufloat_name(ue5m3), "ue5m3");
+  EXPECT_EQ(ufloat_name({5, 3, 14, UfloatSpecials::finite}), "ue5m3-b14-finite");
+  EXPECT_EQ(ufloat_name({4, 3, 7, UfloatSpecials::ieee}), "ue4m3-ieee");
+}
+
+TEST(Ufloat, ProblemsAreOneLineMessages) {
+  EXPECT_NE(ufloat_problem({5, 4, 15, UfloatSpecials::fn}).find("at most 8"), std::string::npos);
+  EXPECT_NE(ufloat_problem({0, 3, 0, UfloatSpecials::fn}).find("exponent bits"), std::string::npos);
+  EXPECT_NE(ufloat_problem({4, 8, 7, UfloatSpecials::fn}).find("mantissa bits"), std::string::npos);
+  EXPECT_NE(ufloat_problem({4, 0, 7, UfloatSpecials::ieee}).find("ieee"), std::string::npos);
+  EXPECT_NE(ufloat_problem({1, 0, 0, UfloatSpecials::fn}).find("no positive finite"), std::string::npos);
+  EXPECT_NE(ufloat_problem({5, 3, 125, UfloatSpecials::fn}).find("bias too large"), std::string::npos);
+  EXPECT_NE(ufloat_problem({8, 0, 0, UfloatSpecials::finite}).find("bias too small"), std::string::npos);
+  // Eight exponent bits cannot fit: 6 * 2^(emax) finite needs a bias above 127, a normal 2^(1 - bias) one below.
+  for (int bias = 100; bias <= 140; ++bias) EXPECT_NE(ufloat_problem({8, 0, bias, UfloatSpecials::fn}), "") << bias;
+}
+
+TEST(Ufloat, WholeCodeSpaceRoundTripsInEveryRounding) {
+  for (const Ufloat& g : ufloat_grids()) {
+    for (uint32_t c = 0; c <= g.max_code(); ++c) {
+      const float v = g.decode(c);
+      if (c > 0) {
+        EXPECT_LT(g.decode(c - 1), v) << ufloat_name(g) << " code " << c;
+      }
+      for (UfloatRounding r : kUfloatRoundings)
+        EXPECT_EQ(g.encode(v, r), c) << ufloat_name(g) << " rounding " << int(r) << " code " << c;
+    }
+  }
+}
+
+// Every rounding against the search definition on a strided walk over the non-negative fp32 line
+// plus each code's neighbourhood (values, midpoints, one ulp either side); NaN, Inf and negatives.
+TEST(Ufloat, EveryRoundingMatchesASearchOfTheGrid) {
+  for (const Ufloat& g : ufloat_grids()) {
+    const std::vector<double> values = ufloat_values(g);
+    std::vector<float> xs;
+    for (uint64_t b = 0; b < 0x7F800000ull; b += 40009) xs.push_back(std::bit_cast<float>(static_cast<uint32_t>(b)));
+    for (size_t m = 0; m < values.size(); ++m) {
+      const double next = m + 1 < values.size() ? values[m + 1] : 2 * values[m];
+      for (double p : {values[m], (values[m] + next) / 2})
+        for (float q : {std::nextafter(float(p), 0.0f), float(p), std::nextafter(float(p), kInf)}) xs.push_back(q);
+    }
+    xs.push_back(FLT_MAX);
+    for (UfloatRounding r : kUfloatRoundings) {
+      int64_t misses = 0;
+      float first = 0.0f;
+      for (float x : xs)
+        if (g.encode(x, r) != ufloat_by_search(g, values, x, r) && misses++ == 0) first = x;
+      EXPECT_EQ(misses, 0) << ufloat_name(g) << " rounding " << int(r) << ": " << misses << " of " << xs.size()
+                           << " differ; first x = " << first << " got " << g.encode(first, r) << " expected "
+                           << ufloat_by_search(g, values, first, r);
+      EXPECT_EQ(g.encode(kInf, r), g.max_code()) << "satfinite";
+      EXPECT_EQ(g.encode(kNan, r), g.nan_code());
+      for (float neg : {-0.0f, -1e-45f, -1.0f, -kInf}) EXPECT_EQ(g.encode(neg, r), 0u) << neg;
+    }
+  }
+}
+
+// ufloat with E4M3's parameters is the E4M3 codec on every non-negative value and every code.
+TEST(Ufloat, E4m3ParametersAreTheE4m3Codec) {
+  const Ufloat ue4m3;
+  for (uint32_t c = 0; c < 0x7F; ++c) EXPECT_EQ(bits_of(ue4m3.decode(c)), bits_of(fp8_e4m3_decode(uint8_t(c)))) << c;
+  EXPECT_TRUE(std::isnan(ue4m3.decode(0x7F)) && std::isnan(fp8_e4m3_decode(0x7F)));
+  const MinifloatCodec e4m3 = minifloat_codecs()[1];
+  int64_t misses = 0;
+  for (float x : sweep_for(e4m3))
+    if (!std::signbit(x)) misses += ue4m3.encode(x) != fp8_e4m3_encode_rne(x);
+  EXPECT_EQ(misses, 0);
+  EXPECT_EQ(ue4m3.encode(kNan), fp8_e4m3_encode_rne(kNan));
+  EXPECT_EQ(ue4m3.encode(kInf), fp8_e4m3_encode_rne(kInf));
+}
+
+// Golden UE5M3 values (bias 15, NaN 0xFF, max 114688), by rounding.
+TEST(Ufloat, Ue5m3Golden) {
+  const Ufloat g{5, 3, 15, UfloatSpecials::fn};
+  struct Case { float x; uint32_t nearest, up, down; };
+  const Case cases[] = {
+      {0.0f, 0x00, 0x00, 0x00},          {1e-45f, 0x00, 0x01, 0x00},      {0x1p-18f, 0x00, 0x01, 0x00},  // tie -> 0
+      {0x1p-17f, 0x01, 0x01, 0x01},      {0x1.8p-17f, 0x02, 0x02, 0x01},  // tie -> even 2^-16
+      {0x1p-14f, 0x08, 0x08, 0x08},      {1.0f, 0x78, 0x78, 0x78},        {1.0625f, 0x78, 0x79, 0x78},  // tie -> 1
+      {1.1875f, 0x7A, 0x7A, 0x79},       {1.0000001f, 0x78, 0x79, 0x78},  {28672.0f, 0xEE, 0xEE, 0xEE},
+      {57344.0f, 0xF6, 0xF6, 0xF6},      {114688.0f, 0xFE, 0xFE, 0xFE},   {110592.0f, 0xFE, 0xFE, 0xFD},  // tie -> 0xFE
+      {122880.0f, 0xFE, 0xFE, 0xFE},     {FLT_MAX, 0xFE, 0xFE, 0xFE}};
+  for (const Case& c : cases) {
+    EXPECT_EQ(g.encode(c.x, UfloatRounding::nearest), c.nearest) << c.x;
+    EXPECT_EQ(g.encode(c.x, UfloatRounding::up), c.up) << c.x;
+    EXPECT_EQ(g.encode(c.x, UfloatRounding::down), c.down) << c.x;
   }
 }
 

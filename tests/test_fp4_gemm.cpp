@@ -1,6 +1,7 @@
 // Block-scaled FP4 GEMMs (core/ops/fp4_gemm.hpp): every kernel against the formula written out
 // from the quantizer's raw codes and scale bytes, bit for bit, on hostile inputs; thread and shard
-// invariance; the 2D transpose; the E8M0 range edges; and the linear layer's choice of numerics.
+// invariance; the 2D transpose; the E8M0 range edges; ufloat (UE5M3) block scales; and the linear
+// layer's choice of numerics, with its dequant_fp32 fallback for ufloat scales of too wide a range.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -11,11 +12,10 @@
 
 #include "core/formats/bf16.hpp"
 #include "core/formats/fp4_e2m1.hpp"
-#include "core/formats/fp8.hpp"
-#include "core/formats/ue8m0.hpp"
 #include "core/ops/fp4_gemm.hpp"
 #include "core/ops/linear.hpp"
 #include "core/ops/matmul.hpp"
+#include "core/quant/block_scale.hpp"
 #include "core/quant/quantize.hpp"
 #include "tests/quant_test_support.hpp"
 
@@ -53,10 +53,6 @@ Quantized quantize_operand(const std::vector<float>& x, int64_t rows, int64_t k,
   return q;
 }
 
-float decode_scale(const QuantSpec& s, uint8_t code) {
-  return s.scale == ScaleFormat::e4m3 ? fp8_e4m3_decode(code) : ue8m0_decode(code);
-}
-
 // The formula written out from raw codes and scale bytes: exact block dot products of E2M1 values
 // and the exact block term t = s_a · s_b · dot (in double, which holds it), acc = RN(acc + t) in
 // block order (one rounding: double cannot round first here, t has at most 21 significant bits),
@@ -67,10 +63,10 @@ std::vector<float> formula(const Quantized& a, const Quantized& b, int64_t k0, i
                            bool accumulate, bool bf16 = false) {
   const int block = a.spec.block;
   auto unit = [](const Quantized& q, int64_t row) {
-    if (q.spec.scale != ScaleFormat::e4m3) return 1.0f;
+    if (q.spec.scale == ScaleFormat::ue8m0) return 1.0f;
     return q.spec.row_scaled ? q.row_amax[size_t(row)] : q.amax;
   };
-  auto denom = [](const Quantized& q) { return q.spec.scale == ScaleFormat::e4m3 ? 6.0f * float(q.spec.global_e4m3_max) : 1.0f; };
+  auto denom = [](const Quantized& q) { return q.spec.scale == ScaleFormat::ue8m0 ? 1.0f : 6.0f * nvfp4_scale_max(q.spec); };
   const float recip = 1.0f / (denom(a) * denom(b));
   std::vector<float> c(size_t(a.rows * b.rows));
   for (int64_t i = 0; i < a.rows; ++i)
@@ -80,8 +76,8 @@ std::vector<float> formula(const Quantized& a, const Quantized& b, int64_t k0, i
         double dot = 0.0;
         for (int64_t e = kb; e < kb + block; ++e)
           dot += double(fp4_e2m1_decode(a.codes[size_t(i * a.k + e)])) * fp4_e2m1_decode(b.codes[size_t(j * b.k + e)]);
-        const double sa = decode_scale(a.spec, a.scales[size_t(i * (a.k / block) + kb / block)]);
-        const double sb = decode_scale(b.spec, b.scales[size_t(j * (b.k / block) + kb / block)]);
+        const double sa = decode_scale_code(a.spec, a.scales[size_t(i * (a.k / block) + kb / block)]);
+        const double sb = decode_scale_code(b.spec, b.scales[size_t(j * (b.k / block) + kb / block)]);
         const double p = sa * sb / 4;
         if (p != 0 && (p < 0x1p-149 || p > std::numeric_limits<float>::max())) {
           acc = std::fma(float(sa) * (float(sb) * 0.25f), float(dot * 4), acc);
@@ -133,7 +129,16 @@ std::vector<Pair> pairs() {
   QuantSpec mx_e4m3 = nv;  // E4M3 scales against UE8M0 ones of the same block: mixed scale formats
   QuantSpec nv_ue = mx;
   nv_ue.block = 16;
-  return {{"nvfp4 x nvfp4 2d", nv, nv2d},       {"nvfp4 sr x nvfp4 2d", nv_sr, nv2d},
+  // UE5M3 block scales: 2D, SR + RHT, row scaling, scales rounded up, and against E4M3 scales.
+  const QuantSpec ue = spec_of("nvfp4_ue5m3");
+  QuantSpec ue2d = ue, ue_sr_rht = ue, ue_rows = ue, ue_up = ue;
+  ue2d.tile = Tile::d2;
+  ue_sr_rht.rounding = Rounding::sr;
+  ue_sr_rht.rht = true;
+  ue_rows.row_scaled = true;
+  ue_up.scale_round = UfloatRounding::up;
+  return {{"ue5m3 x ue5m3 2d", ue, ue2d},        {"ue5m3 sr rht x ue5m3 rht", ue_sr_rht, ue_sr_rht},
+          {"ue5m3 row-scaled x e4m3", ue_rows, nv}, {"ue5m3 up x e4m3 2d", ue_up, nv2d},{"nvfp4 x nvfp4 2d", nv, nv2d},       {"nvfp4 sr x nvfp4 2d", nv_sr, nv2d},
           {"rht sr x rht", nv_sr_rht, nv_rht},   {"4over6 x 4over6 2d", nv_4o6, nv2d_4o6},
           {"row-scaled x nvfp4", nv_rows, nv2d}, {"bf16 operands", nv_bf16, nv_bf16},
           {"te 2.13 x nvfp4", nv_te213, nv},     {"mxfp4 x mxfp4", mx, mx},
@@ -262,6 +267,19 @@ TEST(Fp4Gemm, BlockExactOnlyForFp4PairsOfOneBlock) {
   EXPECT_FALSE(uses_block_exact(GemmNumerics::block_exact, nv, mx));  // blocks of 16 and 32
   EXPECT_FALSE(uses_block_exact(GemmNumerics::block_exact, nv, fp8));
   EXPECT_FALSE(uses_block_exact(GemmNumerics::block_exact, bf, nv));
+  // ufloat scales: UE5M3 products are exact in fp32 (4 significant bits a scale, 2^-36 to 2^32);
+  // UE7M1's smallest product 2^-126 / 4 is not, so its GEMMs run dequant_fp32.
+  const QuantSpec ue = spec_of("nvfp4_ue5m3");
+  QuantSpec wide = ue;
+  wide.scale_exp_bits = 7;
+  wide.scale_man_bits = 1;
+  wide.scale_bias = 63;
+  ASSERT_EQ(validate(wide, 16, 16), "");
+  EXPECT_TRUE(uses_block_exact(GemmNumerics::block_exact, ue, ue));
+  EXPECT_TRUE(uses_block_exact(GemmNumerics::block_exact, ue, nv));
+  EXPECT_FALSE(fp4_blockable(wide));
+  EXPECT_FALSE(uses_block_exact(GemmNumerics::block_exact, wide, wide));
+  EXPECT_FALSE(uses_block_exact(GemmNumerics::block_exact, ue, wide));
   GemmNumerics g;
   EXPECT_TRUE(parse("block_exact", g) && g == GemmNumerics::block_exact);
   EXPECT_FALSE(parse("exact", g));
@@ -270,10 +288,12 @@ TEST(Fp4Gemm, BlockExactOnlyForFp4PairsOfOneBlock) {
 // A linear layer under block_exact: every FP4 GEMM runs it (dgrad from fprop's 2D codes, wgrad per
 // token shard), the results are those of fp4_matmul on the same copies, and they stay within
 // fp32 rounding of dequant_fp32.
-TEST(Fp4Gemm, LinearLayerRunsEveryFp4GemmBlockExact) {
+class LinearBlockExact : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(LinearBlockExact, LinearLayerRunsEveryFp4GemmBlockExact) {
   const int64_t m = 64, k = 64, n = 32;
   LinearRecipe r;
-  r.fprop_x = r.fprop_w = r.dgrad_dy = r.dgrad_w = r.wgrad_dy = r.wgrad_x = spec_of("nvfp4");
+  r.fprop_x = r.fprop_w = r.dgrad_dy = r.dgrad_w = r.wgrad_dy = r.wgrad_x = spec_of(GetParam());
   r.fprop_w.tile = r.dgrad_w.tile = Tile::d2;
   r.dgrad_dy.rounding = r.wgrad_dy.rounding = Rounding::sr;
   r.wgrad_dy.rht = r.wgrad_x.rht = true;
@@ -316,6 +336,45 @@ TEST(Fp4Gemm, LinearLayerRunsEveryFp4GemmBlockExact) {
   run(GemmNumerics::block_exact, 8, y2, dx2, dw2, s3);
   EXPECT_EQ(s3.numerics[1], GemmNumerics::block_exact);
   EXPECT_EQ(s3.numerics[2], GemmNumerics::dequant_fp32);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fp4Gemm, LinearBlockExact, ::testing::Values("nvfp4", "nvfp4_ue5m3"),
+                         [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
+
+// A ufloat scale whose products leave fp32's normal range: a block_exact recipe runs every GEMM
+// as dequant_fp32, and the outputs are those of the recipe asking for dequant_fp32.
+TEST(Fp4Gemm, WideUfloatScalesFallBackToDequantFp32) {
+  const int64_t m = 32, k = 32, n = 16;
+  QuantSpec wide = spec_of("nvfp4_ue5m3");
+  wide.scale_exp_bits = 7;
+  wide.scale_man_bits = 1;
+  wide.scale_bias = 63;
+  LinearRecipe r;
+  r.fprop_x = r.fprop_w = r.dgrad_dy = r.dgrad_w = r.wgrad_dy = r.wgrad_x = wide;
+  const auto x = gaussian(size_t(m * k), 1), w = gaussian(size_t(n * k), 2, 0.1), dy = gaussian(size_t(m * n), 3);
+  auto run = [&](GemmNumerics numerics, std::vector<float>& y, std::vector<float>& dx, std::vector<float>& dw,
+                 LinearState& st) {
+    LinearRecipe rr = r;
+    rr.numerics = numerics;
+    LinearQuant q{&rr, 9, 4, 0};
+    LinearInput in;
+    in.bind(x.data(), m, k);
+    LinearScratch sc;
+    y.assign(size_t(m * n), 0.0f);
+    dx.assign(size_t(m * k), 0.0f);
+    dw.assign(size_t(n * k), 0.0f);
+    float* dw_ptr = dw.data();
+    linear_forward(y.data(), in, w.data(), n, q, st);
+    linear_backward(dx.data(), &dw_ptr, 1, dy.data(), in, w.data(), n, q, st, sc);
+  };
+  std::vector<float> y1, dx1, dw1, y2, dx2, dw2;
+  LinearState s1, s2;
+  run(GemmNumerics::block_exact, y1, dx1, dw1, s1);
+  run(GemmNumerics::dequant_fp32, y2, dx2, dw2, s2);
+  for (int role = 0; role < kGemmRoles; ++role) EXPECT_EQ(s1.numerics[role], GemmNumerics::dequant_fp32) << role;
+  EXPECT_TRUE(float_bits_equal(y2, y1, "y"));
+  EXPECT_TRUE(float_bits_equal(dx2, dx1, "dx"));
+  EXPECT_TRUE(float_bits_equal(dw2, dw1, "dw"));
 }
 
 }  // namespace

@@ -764,6 +764,42 @@ std::vector<QuantSpec> all_specs() {
     odd_blocks.block = block;
     specs.push_back(odd_blocks);
   }
+  // Minifloat block scales (NUMERICS.md): UE5M3 and other ufloat grids, e4m3 as a ufloat, and the
+  // block-scale roundings, with tiles, SR, RHT, row scaling and bf16 operands.
+  for (auto round : {UfloatRounding::nearest, UfloatRounding::up, UfloatRounding::down})
+    for (auto tile : {Tile::d1, Tile::d2})
+      for (const char* name : {"nvfp4", "nvfp4_ue5m3"}) {
+        QuantSpec s = named(name);
+        s.scale_round = round;
+        s.tile = tile;
+        specs.push_back(s);
+        s.rounding = Rounding::sr;
+        s.rht = tile == Tile::d1;
+        s.formula = BlockScaleFormula::te_2_13;
+        specs.push_back(s);
+      }
+  for (const Ufloat& g : {Ufloat{4, 3, 7, UfloatSpecials::fn}, Ufloat{5, 3, 15, UfloatSpecials::ieee},
+                          Ufloat{3, 2, 3, UfloatSpecials::finite}, Ufloat{6, 2, 20, UfloatSpecials::fn},
+                          Ufloat{2, 1, 1, UfloatSpecials::ieee}, Ufloat{7, 1, 63, UfloatSpecials::fn}}) {
+    QuantSpec s = named("nvfp4_ue5m3");
+    s.scale_exp_bits = g.exp_bits;
+    s.scale_man_bits = g.man_bits;
+    s.scale_bias = g.bias;
+    s.scale_specials = g.specials;
+    specs.push_back(s);
+    s.tile = Tile::d2;
+    s.scale_round = UfloatRounding::up;
+    specs.push_back(s);
+  }
+  for (auto round : {UfloatRounding::nearest, UfloatRounding::up}) {
+    QuantSpec s = named("nvfp4_ue5m3");
+    s.row_scaled = true;
+    s.scale_round = round;
+    specs.push_back(s);
+    s.operand_dtype = OperandDtype::bf16;
+    s.rounding = Rounding::sr;
+    specs.push_back(s);
+  }
   for (int size : {32, 64})
     for (uint64_t seed : {uint64_t{0}, uint64_t{7}}) {
       QuantSpec s = named("nvfp4");

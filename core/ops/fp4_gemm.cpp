@@ -8,15 +8,15 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
 #include "core/formats/bf16.hpp"
-#include "core/formats/fp8.hpp"
-#include "core/formats/ue8m0.hpp"
 #include "core/profile/op_timer.hpp"
+#include "core/quant/block_scale.hpp"
 
 namespace fp4lab {
 namespace {
@@ -436,8 +436,15 @@ Fp4Kernel choose_kernel() {
 }  // namespace
 
 bool fp4_blockable(const QuantSpec& spec) {
-  return spec.element == ElementFormat::fp4_e2m1 && spec.block > 0 &&
-         (spec.scale == ScaleFormat::e4m3 || spec.scale == ScaleFormat::ue8m0);
+  if (spec.element != ElementFormat::fp4_e2m1 || spec.block <= 0) return false;
+  if (spec.scale == ScaleFormat::ufloat) {
+    // p = RN(s_a * (s_b / 4)) is exact when the scales' significands (at most 8 bits each) multiply
+    // inside fp32's normal range: the smallest nonzero product at least FLT_MIN, the largest finite.
+    const Ufloat grid = block_scale_grid(spec);
+    const double smallest = std::ldexp(1.0, 1 - grid.bias - grid.man_bits), largest = grid.max_value();
+    return smallest * smallest / 4 >= double(FLT_MIN) && largest * largest / 4 <= double(FLT_MAX);
+  }
+  return spec.scale == ScaleFormat::e4m3 || spec.scale == ScaleFormat::ue8m0;
 }
 
 void fp4_operand_from_codes(Fp4Operand& out, const QuantSpec& spec, int64_t rows, int64_t k,
@@ -452,21 +459,21 @@ void fp4_operand_from_codes(Fp4Operand& out, const QuantSpec& spec, int64_t rows
   out.block = spec.block;
   out.q.resize(size_t(rows * k));
   out.scale.resize(size_t(rows * blocks));
-  const bool e4m3 = spec.scale == ScaleFormat::e4m3;
+  const bool nvfp4 = spec.scale != ScaleFormat::ue8m0;  // e4m3 or ufloat: two-level scaling
   float decoded[256];
-  for (int code = 0; code < 256; ++code) decoded[code] = e4m3 ? fp8_e4m3_decode(uint8_t(code)) : ue8m0_decode(uint8_t(code));
+  for (int code = 0; code < 256; ++code) decoded[code] = decode_scale_code(spec, uint8_t(code));
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < rows; ++r) {
     twice_e2m1(codes.data() + r * k, out.q.data() + r * k, k);
     for (int64_t b = r * blocks; b < (r + 1) * blocks; ++b) out.scale[size_t(b)] = decoded[scales[size_t(b)]];
   }
-  if (!e4m3) {
+  if (!nvfp4) {
     out.unit.assign(1, 1.0f);
     out.denom = 1.0f;
   } else {
     out.unit = spec.row_scaled ? row_amax : std::vector<float>{tensor_amax};
     if (spec.row_scaled && int64_t(row_amax.size()) != rows) throw std::logic_error("fp4_operand_from_codes: row amaxes missing");
-    out.denom = 6.0f * float(spec.global_e4m3_max);
+    out.denom = 6.0f * nvfp4_scale_max(spec);  // exact
   }
   out.valid = true;
 }

@@ -4,7 +4,7 @@
 // [rows, k] with blocks along k (the contraction axis), as the quantizer writes a copy.
 //
 // For C [m, n] = A [m, k] · B [n, k]ᵀ, with a, b = 2 × the E2M1 values (integers in [−12, 12]),
-// s_a, s_b the decoded block scales (E4M3 or UE8M0) and blocks β of `block` elements:
+// s_a, s_b the decoded block scales (E4M3, ufloat or UE8M0) and blocks β of `block` elements:
 //   I_β   = Σ_{k∈β} a_ik · b_jk                         (exact integer, |I_β| ≤ block · 144)
 //   p_β   = RN(s_a,iβ · (s_b,jβ / 4))                    (s_b / 4 exact; p_β exact unless it leaves
 //                                                         fp32's range: only UE8M0 pairs can)
@@ -13,7 +13,7 @@
 //                                                         whenever p_β is and it does not overflow)
 //   C_ij  = RN(acc · G_ij), G_ij = RN(RN(u_a,i · u_b,j) · RN(1 / (d_a · d_b)))
 // where (u, d) is (tensor amax, 6·Q) for NVFP4 (amax per row for row-scaled NVFP4; Q = 448, or 256
-// with 4over6) and (1, 1) for MX: G is cuBLASLt's alpha for NVFP4 (RN(RN(amax_A · amax_B) ·
+// with 4over6, or a ufloat scale's largest value: 114688 for UE5M3) and (1, 1) for MX: G is cuBLASLt's alpha for NVFP4 (RN(RN(amax_A · amax_B) ·
 // RN(1/7225344))) and 1 for MXFP4. `accumulate` adds RN(C_old + C_ij).
 // Every element's arithmetic is fixed by (i, j) alone, so the bits never depend on the tiling,
 // the thread count or the kernel: the AVX-512 VNNI, AVX2 and scalar kernels agree bit for bit.
@@ -38,7 +38,10 @@ struct EnumNames<GemmNumerics> {
 };
 
 // Whether a quantized copy made with `spec` can feed a block_exact GEMM: E2M1 elements with E4M3
-// or UE8M0 block scales (any tile, rounding, RHT, 4over6, row scaling).
+// or UE8M0 block scales (any tile, rounding, RHT, 4over6, row scaling), or with ufloat scales whose
+// products p_β are all exact in fp32 (at most 8 significant bits each, so exact unless the smallest
+// nonzero product falls below FLT_MIN or the largest overflows: UE5M3 is exact, a ufloat with a
+// wider range than fp32 can hold squared is not and its GEMMs run dequant_fp32).
 bool fp4_blockable(const QuantSpec& spec);
 
 // One operand in the kernels' input form, [rows, k] with blocks of `block` along k.

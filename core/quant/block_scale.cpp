@@ -36,12 +36,16 @@ int element_emax(ElementFormat element) {
   return 127;
 }
 
-float nvfp4_tensor_encode_scale(float amax, int q_max) {
-  const float s_enc = std::fmin(float(q_max) * kFp4E2m1Max / amax, FLT_MAX);  // 2688 or 1536, exact
+float nvfp4_tensor_encode_scale(float amax, float q_max) {
+  const float s_enc = std::fmin(q_max * kFp4E2m1Max / amax, FLT_MAX);  // 2688, 1536, 688128: exact
   return (amax == 0.0f || s_enc == 0.0f) ? 1.0f : s_enc;
 }
 
 uint8_t nvfp4_block_scale_code(float block_amax, float s_enc, BlockScaleFormula formula) {
+  return fp8_e4m3_encode_rne(nvfp4_block_scale_value(block_amax, s_enc, formula));
+}
+
+float nvfp4_block_scale_value(float block_amax, float s_enc, BlockScaleFormula formula) {
   float s_dec_b;
   if (formula == BlockScaleFormula::te_2_14) {
     const float factor = s_enc * kRecipSix;
@@ -50,17 +54,36 @@ uint8_t nvfp4_block_scale_code(float block_amax, float s_enc, BlockScaleFormula 
     const float sixth = block_amax / 6.0f;
     s_dec_b = sixth * s_enc;
   }
-  return fp8_e4m3_encode_rne(std::fmin(s_dec_b, FLT_MAX));
+  return std::fmin(s_dec_b, FLT_MAX);
 }
 
 float nvfp4_block_encode_multiplier(uint8_t scale_code, float s_dec) {
-  const float block_decode = fp8_e4m3_decode(scale_code) * s_dec;
-  return std::fmin(1.0f / block_decode, FLT_MAX);
+  return nvfp4_encode_multiplier(fp8_e4m3_decode(scale_code), s_dec);
 }
 
 float nvfp4_block_decode_multiplier(uint8_t scale_code, float amax, int q_max) {
-  const float scaled = fp8_e4m3_decode(scale_code) * amax;
-  return scaled * (q_max == 256 ? kRecip1536 : kRecip2688);
+  return nvfp4_decode_multiplier(fp8_e4m3_decode(scale_code), amax, q_max == 256 ? kRecip1536 : kRecip2688);
+}
+
+float nvfp4_scale_max(const QuantSpec& spec) {
+  return spec.scale == ScaleFormat::ufloat ? block_scale_grid(spec).max_value() : float(spec.global_e4m3_max);
+}
+
+uint8_t nvfp4_scale_code(const QuantSpec& spec, float block_amax, float s_enc) {
+  if (spec.scale == ScaleFormat::e4m3 && spec.scale_round == UfloatRounding::nearest)
+    return nvfp4_block_scale_code(block_amax, s_enc, spec.formula);
+  const float value = nvfp4_block_scale_value(block_amax, s_enc, spec.formula);
+  return static_cast<uint8_t>(block_scale_grid(spec).encode(value, spec.scale_round));
+}
+
+float nvfp4_encode_multiplier(float s_b, float s_dec) {
+  const float block_decode = s_b * s_dec;
+  return std::fmin(1.0f / block_decode, FLT_MAX);
+}
+
+float nvfp4_decode_multiplier(float s_b, float amax, float recip_6q) {
+  const float scaled = s_b * amax;
+  return scaled * recip_6q;
 }
 
 FourOverSixCodes four_over_six_codes(float block_amax, float s_enc) {
@@ -119,8 +142,8 @@ TensorScaling tensor_scaling(const QuantSpec& spec, float amax, float delayed_sc
   TensorScaling t;
   t.amax = amax;
   t.delayed = delayed_scale;
-  if (spec.scale == ScaleFormat::e4m3) {
-    t.s_enc = nvfp4_tensor_encode_scale(amax, spec.global_e4m3_max);
+  if (spec.scale == ScaleFormat::e4m3 || spec.scale == ScaleFormat::ufloat) {
+    t.s_enc = nvfp4_tensor_encode_scale(amax, nvfp4_scale_max(spec));
     t.s_dec = 1.0f / t.s_enc;
   }
   return t;
@@ -139,7 +162,8 @@ BlockScale block_scale(const QuantSpec& spec, const TensorScaling& tensor, float
       break;
     }
     case ScaleFormat::e4m3:
-      return block_scale_from_code(spec, tensor, nvfp4_block_scale_code(block_amax, tensor.s_enc, spec.formula));
+    case ScaleFormat::ufloat:
+      return block_scale_from_code(spec, tensor, nvfp4_scale_code(spec, block_amax, tensor.s_enc));
     case ScaleFormat::ue8m0:
       return block_scale_from_code(spec, tensor, mx_block_scale_code(block_amax, spec.element, spec.scale_rule));
   }
@@ -152,6 +176,11 @@ BlockScale block_scale_from_code(const QuantSpec& spec, const TensorScaling& ten
   if (spec.scale == ScaleFormat::e4m3) {
     s.encode = nvfp4_block_encode_multiplier(code, tensor.s_dec);
     s.decode = nvfp4_block_decode_multiplier(code, tensor.amax, spec.global_e4m3_max);
+  } else if (spec.scale == ScaleFormat::ufloat) {
+    const float s_b = block_scale_grid(spec).decode(code);
+    const float six_q = 6.0f * nvfp4_scale_max(spec);  // exact (validate: finite)
+    s.encode = nvfp4_encode_multiplier(s_b, tensor.s_dec);
+    s.decode = nvfp4_decode_multiplier(s_b, tensor.amax, 1.0f / six_q);
   } else if (code == kUe8m0NanCode) {
     s.encode = s.decode = std::numeric_limits<float>::quiet_NaN();
   } else {
@@ -159,6 +188,26 @@ BlockScale block_scale_from_code(const QuantSpec& spec, const TensorScaling& ten
     s.decode = ue8m0_decode(code);
   }
   return s;
+}
+
+bool has_scale_codes(const QuantSpec& spec) {
+  return spec.scale == ScaleFormat::e4m3 || spec.scale == ScaleFormat::ufloat || spec.scale == ScaleFormat::ue8m0;
+}
+
+float decode_scale_code(const QuantSpec& spec, uint8_t code) {
+  switch (spec.scale) {
+    case ScaleFormat::e4m3: return fp8_e4m3_decode(code);
+    case ScaleFormat::ufloat: return block_scale_grid(spec).decode(code);
+    case ScaleFormat::ue8m0: return ue8m0_decode(code);
+    case ScaleFormat::none:
+    case ScaleFormat::fp32: break;
+  }
+  return 0.0f;
+}
+
+bool needs_tensor_amax(const QuantSpec& spec) {
+  return spec.scale == ScaleFormat::e4m3 || spec.scale == ScaleFormat::ufloat ||
+         (spec.scale == ScaleFormat::fp32 && spec.block == 0);
 }
 
 }  // namespace fp4lab

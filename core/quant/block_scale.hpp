@@ -1,5 +1,6 @@
 // Scale arithmetic of every scale format, one block at a time, in scalar fp32 in exactly the order
-// of core/quant/NUMERICS.md: NVFP4's fp32 tensor scale and E4M3 block scale (NVFP4), MX UE8M0
+// of core/quant/NUMERICS.md: NVFP4's fp32 tensor scale and E4M3 or ufloat block scale (NVFP4,
+// Minifloat block scales), MX UE8M0
 // floor/ceil rules (MXFP4 and MXFP8), and fp32 current scaling (FP8 with a per-tensor scale).
 // Shared by the fast and the reference quantizer; no loops over elements here.
 #pragma once
@@ -18,9 +19,10 @@ int element_emax(ElementFormat element);
 constexpr float kRecipSix = 0x1.555556p-3f;          // RN(1/6) = 0x3E2AAAAB
 constexpr float kRecip2688 = 0x1.861862p-12f;        // RN(1/2688) = 0x39C30C31, 2688 = 448 * 6
 constexpr float kRecip1536 = 0x1.555556p-11f;        // RN(1/1536) = 0x3A2AAAAB, 1536 = 256 * 6 (4over6, Q = 256)
-// S_enc = min(RN(6 Q / amax), FLT_MAX) with Q the global E4M3 maximum (448, or 256 with 4over6;
-// 6 Q is exact), and 1 when amax is 0 or S_enc is 0 (amax = +Inf).
-float nvfp4_tensor_encode_scale(float amax, int q_max = 448);
+// S_enc = min(RN(RN(6 Q) / amax), FLT_MAX) with Q the global E4M3 maximum (448, or 256 with
+// 4over6), or a ufloat scale's largest value (6 Q is exact for both), and 1 when amax is 0 or S_enc
+// is 0 (amax = +Inf).
+float nvfp4_tensor_encode_scale(float amax, float q_max = 448.0f);
 // s_b = E4M3_rne_satfinite(min(RN(block_amax * RN(S_enc * RN(1/6))), FLT_MAX))  (te_2_14), or
 // with RN(RN(block_amax / 6) * S_enc)  (te_2_13).
 uint8_t nvfp4_block_scale_code(float block_amax, float s_enc, BlockScaleFormula formula);
@@ -28,6 +30,20 @@ uint8_t nvfp4_block_scale_code(float block_amax, float s_enc, BlockScaleFormula 
 float nvfp4_block_encode_multiplier(uint8_t scale_code, float s_dec);
 // TE dequantize: RN(RN(s_b * amax) * RN(1/(6 Q))), RN(1/2688) for Q = 448.
 float nvfp4_block_decode_multiplier(uint8_t scale_code, float amax, int q_max = 448);
+
+// ---- NVFP4 with any minifloat block scale: e4m3, or ufloat (NUMERICS.md, Minifloat block scales) ----
+// Q of S_enc: global_e4m3_max for e4m3, the grid's largest finite value for ufloat (UE5M3: 114688).
+float nvfp4_scale_max(const QuantSpec& spec);
+// The fp32 block scale before it meets the scale grid: min(RN(block_amax * RN(S_enc * RN(1/6))),
+// FLT_MAX) (te_2_14) or min(RN(RN(block_amax / 6) * S_enc), FLT_MAX) (te_2_13); never NaN.
+float nvfp4_block_scale_value(float block_amax, float s_enc, BlockScaleFormula formula);
+// That value rounded to block_scale_grid(spec) by spec.scale_round, satfinite. For e4m3 scales
+// rounded to nearest this is nvfp4_block_scale_code (E4M3 read as unsigned is the same grid).
+uint8_t nvfp4_scale_code(const QuantSpec& spec, float block_amax, float s_enc);
+// The multipliers of a decoded block scale s_b: encode min(RN(1 / RN(s_b * S_dec)), FLT_MAX),
+// decode RN(RN(s_b * amax) * recip_6q) with recip_6q = RN(1 / RN(6 Q)).
+float nvfp4_encode_multiplier(float s_b, float s_dec);
+float nvfp4_decode_multiplier(float s_b, float amax, float recip_6q);
 
 // ---- NVFP4 4over6 (NUMERICS.md, TE dialects) ----
 // The two candidate block scales: base = RN(RN(block_amax / 6) * S_enc) (TE <= 2.13 order whatever
@@ -77,7 +93,14 @@ struct BlockScale {
 // `block_amax` is the amax over the block (1D) or tile (2D); ignored for per-tensor fp32 scaling,
 // which uses tensor.amax (current) or tensor.delayed (delayed: encode = the scale, decode = RN(1/scale)).
 BlockScale block_scale(const QuantSpec& spec, const TensorScaling& tensor, float block_amax);
-// The multipliers of an e4m3 or ue8m0 scale code (block_scale = this after the code is chosen).
+// The multipliers of an e4m3, ufloat or ue8m0 scale code (block_scale = this after the code is chosen).
 BlockScale block_scale_from_code(const QuantSpec& spec, const TensorScaling& tensor, uint8_t code);
+
+// Whether the spec's block scales are one-byte codes (e4m3, ufloat, ue8m0), and a code's value
+// (the raw block scale, without NVFP4's tensor scale).
+bool has_scale_codes(const QuantSpec& spec);
+float decode_scale_code(const QuantSpec& spec, uint8_t code);
+// Whether the spec has a per-tensor amax: NVFP4's two levels (e4m3, ufloat) or fp32 per tensor.
+bool needs_tensor_amax(const QuantSpec& spec);
 
 }  // namespace fp4lab

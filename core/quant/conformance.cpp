@@ -31,7 +31,8 @@ std::vector<float> gaussian(int64_t n, uint64_t seed) {
 }  // namespace
 
 const std::vector<std::string>& conformance_formats() {
-  static const std::vector<std::string> names = {"nvfp4", "mxfp4", "mxfp8", "fp8_e4m3", "fp8_e5m2", "bf16", "fp32"};
+  static const std::vector<std::string> names = {"nvfp4", "mxfp4", "mxfp8", "fp8_e4m3", "fp8_e5m2", "bf16", "fp32",
+                                                 "nvfp4_ue5m3"};
   return names;
 }
 
@@ -94,6 +95,12 @@ std::vector<ConformanceVariant> conformance_variants(const std::string& format) 
                        0});
     v.push_back({"row_scaled", {{"row_scaled", "true"}}, 0});
     v.push_back({"bf16_operand", {{"operand_dtype", "bf16"}}, 0});
+  }
+  if (base.scale == ScaleFormat::e4m3 || base.scale == ScaleFormat::ufloat) {
+    // Block-scale rounding, row scaling and, for nvfp4, e4m3 spelled as a ufloat (the same bits).
+    for (const char* round : {"up", "down"}) v.push_back({std::string("scale_round_") + round, {{"scale_round", round}}, 0});
+    if (base.scale == ScaleFormat::e4m3) v.push_back({"ufloat_e4m3", {{"scale", "ufloat"}}, 0});
+    if (base.scale == ScaleFormat::ufloat) v.push_back({"row_scaled", {{"row_scaled", "true"}}, 0});
   }
   if (base.scale == ScaleFormat::ue8m0) {
     const std::string other = base.scale_rule == ScaleRule::floor ? "ceil" : "floor";

@@ -1,7 +1,7 @@
 // Conformance vectors: a fixed set of awkward tensors (ties, specials, non-finite values, zero and
 // subnormal blocks, scale underflow, values near FLT_MAX) and, per named format, the variants they
 // are quantized under (2D tiles, SR, RHT, TE formulas, 4over6, row scaling, bf16 operands, the
-// other UE8M0 rule). `fp4lab formats --vectors` writes them to HDF5 and the Python module returns
+// other UE8M0 rule, block-scale rounding up and down, e4m3 as a ufloat). `fp4lab formats --vectors` writes them to HDF5 and the Python module returns
 // them; both quantize through spec_from_options(), as `fp4lab quantize` does.
 #pragma once
 #include <cstdint>
@@ -23,7 +23,7 @@ struct ConformanceVariant {
   uint64_t seed = 0;                            // stochastic rounding seed
 };
 
-// The named formats with vectors: nvfp4, mxfp4, mxfp8, fp8_e4m3, fp8_e5m2, bf16, fp32.
+// The named formats with vectors: nvfp4, mxfp4, mxfp8, fp8_e4m3, fp8_e5m2, bf16, fp32, nvfp4_ue5m3.
 const std::vector<std::string>& conformance_formats();
 // Tensors of 32 x 64 (or wider), so every variant is valid on them.
 std::vector<ConformanceCase> conformance_cases();

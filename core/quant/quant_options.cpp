@@ -94,6 +94,17 @@ const std::vector<SpecField>& spec_fields() {
                  &QuantSpec::scaling, true),
       enum_field("source", "", "dgrad_w / wgrad_x: quantize the tensor (input) or the dequantized forward copy (fprop)",
                  &QuantSpec::source, true),
+      int_field("scale_exp_bits", "scale_exp_bits", "ufloat block scale: exponent bits (1-8; with mantissa bits at most 8)",
+                &QuantSpec::scale_exp_bits, true),
+      int_field("scale_man_bits", "scale_man_bits", "ufloat block scale: mantissa bits (0-7)", &QuantSpec::scale_man_bits,
+                true),
+      int_field("scale_bias", "scale_bias", "ufloat block scale: exponent bias", &QuantSpec::scale_bias, true),
+      enum_field("scale_specials", "scale_specials",
+                 "ufloat block scale: fn (all-ones code NaN), ieee (all-ones exponent Inf/NaN) or finite (no NaN)",
+                 &QuantSpec::scale_specials, true),
+      enum_field("scale_round", "scale_round",
+                 "e4m3/ufloat block scale rounded to nearest (even), up (no element clips) or down",
+                 &QuantSpec::scale_round, true),
   };
   return fields;
 }

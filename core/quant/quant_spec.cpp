@@ -28,7 +28,7 @@ std::string describe(const QuantSpec& s) {
   std::string d = to_string(s.element);
   if (s.scale != ScaleFormat::none) {
     d += s.block > 0 ? cat("/", s.block) : std::string("/tensor");
-    d += cat(" ", to_string(s.scale));
+    d += cat(" ", s.scale == ScaleFormat::ufloat ? ufloat_name(block_scale_grid(s)) : to_string(s.scale));
     if (s.scale == ScaleFormat::ue8m0) d += cat("-", to_string(s.scale_rule));
     d += cat(" ", to_string(s.tile));
   }
@@ -45,15 +45,26 @@ std::string describe(const QuantSpec& s) {
   if (s.scaling == Scaling::delayed) d += " delayed";
   if (s.operand_dtype == OperandDtype::bf16) d += " bf16-in";
   if (s.source == CopySource::fprop) d += " from-fprop";
+  if (s.scale_round != UfloatRounding::nearest) d += cat(" scale-", to_string(s.scale_round));
   return d;
+}
+
+Ufloat block_scale_grid(const QuantSpec& s) {
+  if (s.scale != ScaleFormat::ufloat) return Ufloat{};  // E4M3's parameters
+  return Ufloat{s.scale_exp_bits, s.scale_man_bits, s.scale_bias, s.scale_specials};
 }
 
 bool named_format(const std::string& name, QuantSpec& out) {
   QuantSpec s;
-  if (name == "nvfp4") {  // TE NVFP4BlockScaling element format (RHT/2D/SR are per-operand choices)
-    s.element = ElementFormat::fp4_e2m1;
+  if (name == "nvfp4" || name == "nvfp4_ue5m3") {  // TE NVFP4BlockScaling element format (RHT/2D/SR
+    s.element = ElementFormat::fp4_e2m1;             // are per-operand choices)
     s.block = 16;
     s.scale = ScaleFormat::e4m3;
+    if (name == "nvfp4_ue5m3") {  // TE's prototype UE5M3 block scales: bias 15, NaN 0xFF, max 114688
+      s.scale = ScaleFormat::ufloat;
+      s.scale_exp_bits = 5;
+      s.scale_bias = 15;
+    }
   } else if (name == "mxfp4") {  // OCP MX v1.0
     s.element = ElementFormat::fp4_e2m1;
     s.block = 32;
@@ -93,15 +104,18 @@ std::string validate(const QuantSpec& s, int64_t rows, int64_t cols) {
       break;
     case ElementFormat::fp8_e4m3:
     case ElementFormat::fp8_e5m2:
-      if (s.scale == ScaleFormat::e4m3) return cat("an e4m3 block scale needs fp4_e2m1 elements (NVFP4), not ", element);
+      if (s.scale == ScaleFormat::e4m3 || s.scale == ScaleFormat::ufloat)
+        return cat(s.scale == ScaleFormat::ufloat ? "a " : "an ", to_string(s.scale),
+                   " block scale needs fp4_e2m1 elements (NVFP4), not ", element);
       break;
     case ElementFormat::fp4_e2m1:
       break;
   }
   if (s.scale == ScaleFormat::none && s.block != 0)
     return cat("block size ", s.block, " needs a scale format (scale is none)");
-  if ((s.scale == ScaleFormat::e4m3 || s.scale == ScaleFormat::ue8m0) && s.block == 0)
-    return cat("an ", to_string(s.scale), " block scale needs a block size > 0");
+  const bool minifloat_scale = s.scale == ScaleFormat::e4m3 || s.scale == ScaleFormat::ufloat;
+  if ((minifloat_scale || s.scale == ScaleFormat::ue8m0) && s.block == 0)
+    return cat(s.scale == ScaleFormat::ufloat ? "a " : "an ", to_string(s.scale), " block scale needs a block size > 0");
   if (s.scale == ScaleFormat::none && s.tile != Tile::d1) return "2d tiles need a block scale";
   if (s.block > 0 && cols % s.block != 0)
     return cat("block size ", s.block, " does not divide the last axis (", cols, ")");
@@ -110,16 +124,26 @@ std::string validate(const QuantSpec& s, int64_t rows, int64_t cols) {
     if (rows % s.block != 0)
       return cat("2d tiles of ", s.block, "x", s.block, " do not divide the first axis (", rows, ")");
   }
+  if (s.scale == ScaleFormat::ufloat) {
+    if (const std::string problem = ufloat_problem(block_scale_grid(s)); !problem.empty()) return problem;
+  } else if (block_scale_grid(s) != Ufloat{s.scale_exp_bits, s.scale_man_bits, s.scale_bias, s.scale_specials}) {
+    return cat("scale_exp_bits, scale_man_bits, scale_bias and scale_specials describe a ufloat scale, not ",
+               to_string(s.scale));
+  }
+  if (s.scale_round != UfloatRounding::nearest && !minifloat_scale)
+    return cat("scale_round ", to_string(s.scale_round), " needs e4m3 or ufloat block scales, not ", to_string(s.scale));
   const bool nvfp4 = s.element == ElementFormat::fp4_e2m1 && s.scale == ScaleFormat::e4m3 && s.block == 16;
   if (s.four_over_six != FourOverSix::off) {
     if (!nvfp4) return "4over6 needs NVFP4 (fp4_e2m1, block 16, e4m3 scales)";
     if (s.rounding != Rounding::rne) return "4over6 picks between round-to-nearest candidates: it takes no stochastic rounding";
     if (s.rht) return "4over6 with RHT is not defined (TE has no 4over6 path with RHT)";
   }
+  if (s.four_over_six != FourOverSix::off && s.scale_round != UfloatRounding::nearest)
+    return "4over6 rounds its candidate scales to nearest: it takes no scale_round";
   if (s.global_e4m3_max != 448 && !(s.global_e4m3_max == 256 && s.four_over_six != FourOverSix::off))
     return cat("global_e4m3_max ", s.global_e4m3_max, ": must be 448, or 256 with 4over6");
-  if (s.row_scaled && !(s.scale == ScaleFormat::e4m3 && s.tile == Tile::d1))
-    return "row_scaled needs NVFP4 e4m3 scales with 1d blocks";
+  if (s.row_scaled && !(minifloat_scale && s.tile == Tile::d1))
+    return "row_scaled needs NVFP4 (e4m3 or ufloat) scales with 1d blocks";
   if (s.scaling == Scaling::delayed && !(s.scale == ScaleFormat::fp32 && s.block == 0))
     return "delayed scaling needs a per-tensor fp32 scale (scale fp32, block 0)";
   if (s.rht) {

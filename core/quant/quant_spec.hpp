@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/config/enum_names.hpp"
+#include "core/formats/ufloat.hpp"
 
 namespace fp4lab {
 
@@ -33,13 +34,17 @@ enum class ScaleFormat : uint8_t {
           // encoded as x * RN(max_elem / amax) and dequantized as value * RN(1 / scale)
   e4m3,   // NVFP4: E4M3 block scale under an fp32 per-tensor scale (NUMERICS.md, NVFP4)
   ue8m0,  // MX: power-of-two block scale (NUMERICS.md, MXFP4 and MXFP8), rule chosen by ScaleRule
+  ufloat,  // NVFP4's two-level scaling with an unsigned minifloat block scale of any exponent and
+           // mantissa width, bias and specials (QuantSpec::scale_exp_bits ..., core/formats/ufloat.hpp;
+           // NUMERICS.md, Minifloat block scales); with E4M3's parameters it is e4m3 bit for bit
 };
 template <>
 struct EnumNames<ScaleFormat> {
   static constexpr EnumName<ScaleFormat> names[] = {{ScaleFormat::none, "none"},
                                                     {ScaleFormat::fp32, "fp32"},
                                                     {ScaleFormat::e4m3, "e4m3"},
-                                                    {ScaleFormat::ue8m0, "ue8m0"}};
+                                                    {ScaleFormat::ue8m0, "ue8m0"},
+                                                    {ScaleFormat::ufloat, "ufloat"}};
   static constexpr EnumName<ScaleFormat> aliases[] = {{ScaleFormat::ue8m0, "e8m0"}};
 };
 
@@ -132,6 +137,18 @@ struct EnumNames<CopySource> {
                                                      {CopySource::fprop, "rowwise_dequantized"}};
 };
 
+template <>
+struct EnumNames<UfloatSpecials> {
+  static constexpr EnumName<UfloatSpecials> names[] = {
+      {UfloatSpecials::fn, "fn"}, {UfloatSpecials::ieee, "ieee"}, {UfloatSpecials::finite, "finite"}};
+};
+
+template <>
+struct EnumNames<UfloatRounding> {
+  static constexpr EnumName<UfloatRounding> names[] = {
+      {UfloatRounding::nearest, "nearest"}, {UfloatRounding::up, "up"}, {UfloatRounding::down, "down"}};
+};
+
 struct QuantSpec {
   ElementFormat element = ElementFormat::none;
   int block = 0;  // elements per block along the last axis; 0 = one scale for the whole tensor
@@ -152,6 +169,14 @@ struct QuantSpec {
                               // NVTE_NVFP4_ROW_SCALED_ACTIVATION; 1D tiles)
   Scaling scaling = Scaling::current;
   CopySource source = CopySource::input;  // dgrad_w and wgrad_x only (validate(LinearRecipe))
+  // The ufloat block-scale format (scale ufloat only); the defaults are E4M3's (UE4M3, fn).
+  int scale_exp_bits = 4;
+  int scale_man_bits = 3;
+  int scale_bias = 7;
+  UfloatSpecials scale_specials = UfloatSpecials::fn;
+  // How the fp32 block scale is rounded to an e4m3 or ufloat scale grid, then saturated: nearest
+  // (even; TE), up (no element exceeds 6 unless the scale saturates: NUMERICS.md) or down.
+  UfloatRounding scale_round = UfloatRounding::nearest;
 
   bool quantized() const { return element != ElementFormat::none; }
   bool operator==(const QuantSpec&) const = default;
@@ -160,16 +185,24 @@ struct QuantSpec {
 // One-line human description, e.g. "fp4_e2m1/16 e4m3 2d rne" or "fp4_e2m1/16 e4m3 1d sr rht16".
 std::string describe(const QuantSpec&);
 
-// Named presets of a single operand format (nvfp4, mxfp4, mxfp8, fp8_e4m3, fp8_e5m2, bf16, fp32).
+// The grid a block scale code lives on: E4M3 read as unsigned (4, 3, bias 7, fn) for e4m3 scales, the
+// spec's scale_exp_bits, scale_man_bits, scale_bias and scale_specials for ufloat.
+Ufloat block_scale_grid(const QuantSpec&);
+
+// Named presets of a single operand format (nvfp4, nvfp4_ue5m3, mxfp4, mxfp8, fp8_e4m3, fp8_e5m2,
+// bf16, fp32).
 // Returns false for an unknown name.
 bool named_format(const std::string& name, QuantSpec& out);
 
 // Why `spec` is impossible on a last axis of length `cols` (and `rows` for 2D tiles), or "" if valid:
 // a one-line message. Rules: block divides cols; 2D tiles need a block and rows % block == 0; SR only
-// on fp4_e2m1; e4m3 scales only with fp4_e2m1; e4m3/ue8m0 need block > 0; scale none needs block 0;
+// on fp4_e2m1; e4m3 and ufloat scales only with fp4_e2m1; e4m3/ufloat/ue8m0 need block > 0; a
+// ufloat grid passes ufloat_problem() and its fields stay at their defaults for other scales;
+// scale_round only on e4m3/ufloat scales; scale none needs block 0;
 // bf16/none take no scale or tile; rht_size a power of two >= 2 dividing cols; no rht on none;
-// 4over6 only on NVFP4 (fp4_e2m1/16 e4m3, rne, no rht); global_e4m3_max 448, or 256 with 4over6;
-// row_scaled only on 1D NVFP4; delayed scaling only with a per-tensor fp32 scale.
+// 4over6 only on NVFP4 (fp4_e2m1/16 e4m3, rne, no rht, scale_round nearest); global_e4m3_max 448,
+// or 256 with 4over6; row_scaled only on 1D NVFP4 (e4m3 or ufloat); delayed scaling only with a
+// per-tensor fp32 scale.
 std::string validate(const QuantSpec& spec, int64_t rows, int64_t cols);
 
 }  // namespace fp4lab

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "core/formats/fp8.hpp"
-#include "core/formats/ue8m0.hpp"
 #include "core/quant/block_scale.hpp"
 #include "core/quant/encode_kernels.hpp"
 #include "core/quant/philox.hpp"
@@ -63,7 +62,7 @@ void add_block_scales(const QuantSpec& spec, const float* block_amax, const uint
                       RowStats& st) {
   for (int64_t b = 0; b < blocks; ++b) {
     if (!(block_amax[b] > 0.0f)) continue;
-    const float s = spec.scale == ScaleFormat::e4m3 ? fp8_e4m3_decode(codes[b]) : ue8m0_decode(codes[b]);
+    const float s = decode_scale_code(spec, codes[b]);
     if (!std::isfinite(s)) continue;
     st.scale_min = st.scaled_blocks == 0 ? s : std::min(st.scale_min, s);
     st.scale_max = st.scaled_blocks == 0 ? s : std::max(st.scale_max, s);
@@ -120,13 +119,13 @@ int64_t first_nonfinite(const float* x, int64_t n) {
 class BlockScaler {
  public:
   BlockScaler(const QuantSpec& spec, const TensorScaling& tensor) : spec_(spec), tensor_(tensor) {
-    if (spec.scale == ScaleFormat::e4m3 || spec.scale == ScaleFormat::ue8m0)
+    if (has_scale_codes(spec))
       for (int code = 0; code < 256; ++code)
         table_[code] = block_scale_from_code(spec, tensor, static_cast<uint8_t>(code));
   }
 
   void scales(const float* block_amax, int64_t blocks, float* encode, float* decode, uint8_t* codes) const {
-    if (spec_.scale == ScaleFormat::e4m3 || spec_.scale == ScaleFormat::ue8m0) {
+    if (has_scale_codes(spec_)) {
       scale_codes(block_amax, blocks, codes);
       for (int64_t b = 0; b < blocks; ++b) {
         encode[b] = table_[codes[b]].encode;
@@ -151,10 +150,12 @@ class BlockScaler {
     }
 #ifdef __AVX2__
     // nvfp4_block_scale_code, vectorised: the same fp32 operations, then E4M3 RNE satfinite.
+    // Other scale grids and roundings take the scalar loop below.
+    const bool vector = spec_.scale == ScaleFormat::e4m3 && spec_.scale_round == UfloatRounding::nearest;
     const __m256 factor = _mm256_set1_ps(tensor_.s_enc * kRecipSix);  // te_2_14: RN(S_enc * RN(1/6))
     const __m256 s_enc = _mm256_set1_ps(tensor_.s_enc), six = _mm256_set1_ps(6.0f);
     const __m256 flt_max = _mm256_set1_ps(FLT_MAX);
-    for (; b + 8 <= blocks; b += 8) {
+    for (; vector && b + 8 <= blocks; b += 8) {
       const __m256 a = _mm256_loadu_ps(block_amax + b);
       const __m256 s_dec_b = spec_.formula == BlockScaleFormula::te_2_14
                                  ? _mm256_mul_ps(a, factor)
@@ -164,7 +165,7 @@ class BlockScaler {
       detail::store_codes8(detail::fp8_grid_magnitude<3, -6>(value), codes + b);
     }
 #endif
-    for (; b < blocks; ++b) codes[b] = nvfp4_block_scale_code(block_amax[b], tensor_.s_enc, spec_.formula);
+    for (; b < blocks; ++b) codes[b] = nvfp4_scale_code(spec_, block_amax[b], tensor_.s_enc);
   }
 
   QuantSpec spec_;
@@ -201,7 +202,7 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   }
   const bool has_codes = spec.element == ElementFormat::fp4_e2m1 || spec.element == ElementFormat::fp8_e4m3 ||
                          spec.element == ElementFormat::fp8_e5m2;
-  const bool has_scale_bytes = spec.scale == ScaleFormat::e4m3 || spec.scale == ScaleFormat::ue8m0;
+  const bool has_scale_bytes = has_scale_codes(spec);
   const bool block_scaled = spec.scale != ScaleFormat::none && spec.block > 0;
   const bool want_stats = extra.stats != nullptr;
   const Tally tally = want_stats ? Tally::full : extra.nonfinite ? Tally::sentinel : Tally::none;
@@ -214,9 +215,8 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   const int64_t bands = rows / band;
 
   // Pass 1: Hadamard transform (into out), block amaxes, tensor amax.
-  const bool needs_tensor_amax =
-      spec.scale == ScaleFormat::e4m3 || (spec.scale == ScaleFormat::fp32 && spec.block == 0);
-  const bool prepass = spec.rht || needs_tensor_amax;
+  const bool tensor_amax_first = needs_tensor_amax(spec);
+  const bool prepass = spec.rht || tensor_amax_first;
   const float* src = spec.rht ? out : in;
   std::vector<float> kept_block_amax(prepass && block_scaled ? static_cast<size_t>(rows * spans) : 0);
   std::vector<float> unit_amax(static_cast<size_t>(rows), 0.0f);  // per row (pass 1) or band (pass 2)
@@ -240,7 +240,7 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   float amax = 0.0f;
   if (prepass)
     for (float a : unit_amax) amax = max_ignoring_nan(amax, a);
-  if (extra.reduce_amax && needs_tensor_amax && !spec.row_scaled) amax = (*extra.reduce_amax)(amax);
+  if (extra.reduce_amax && tensor_amax_first && !spec.row_scaled) amax = (*extra.reduce_amax)(amax);
   const TensorScaling tensor = tensor_scaling(spec, amax, delayed_scale);
   const BlockScaler scaler(spec, tensor);
   // Block scales of 4over6 and row-scaled NVFP4: codes chosen block by block (4over6: the candidate
@@ -252,7 +252,7 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
     for (int64_t b = 0; b < spans; ++b) {
       uint8_t code;
       if (spec.four_over_six == FourOverSix::off) {
-        code = nvfp4_block_scale_code(block_amax[b], t.s_enc, spec.formula);
+        code = nvfp4_scale_code(spec, block_amax[b], t.s_enc);
       } else {
         const FourOverSixCodes c = four_over_six_codes(block_amax[b], t.s_enc);
         float err6[16], err4[16];

@@ -10,7 +10,6 @@
 #include "core/formats/bf16.hpp"
 #include "core/formats/fp4_e2m1.hpp"
 #include "core/formats/fp8.hpp"
-#include "core/formats/ue8m0.hpp"
 #include "core/quant/block_scale.hpp"
 #include "core/quant/philox.hpp"
 #include "core/quant/quantize.hpp"
@@ -96,13 +95,12 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
   }
   float amax = 0.0f;
   for (int64_t i = 0; i < n; ++i) amax = abs_max(amax, x[i]);
-  const bool tensor_scaled = spec.scale == ScaleFormat::e4m3 || (spec.scale == ScaleFormat::fp32 && spec.block == 0);
-  if (extra.reduce_amax && tensor_scaled && !spec.row_scaled) amax = (*extra.reduce_amax)(amax);
+  if (extra.reduce_amax && needs_tensor_amax(spec) && !spec.row_scaled) amax = (*extra.reduce_amax)(amax);
   const TensorScaling tensor = tensor_scaling(spec, amax, delayed_scale);
 
   const bool has_codes = spec.element == ElementFormat::fp4_e2m1 || spec.element == ElementFormat::fp8_e4m3 ||
                          spec.element == ElementFormat::fp8_e5m2;
-  const bool has_scale_bytes = spec.scale == ScaleFormat::e4m3 || spec.scale == ScaleFormat::ue8m0;
+  const bool has_scale_bytes = has_scale_codes(spec);
   const int64_t block = spec.block > 0 ? spec.block : cols;  // loop unit along a row
   const int64_t blocks_per_row = block > 0 ? cols / block : 0;
   if (extra.codes) extra.codes->assign(has_codes ? static_cast<size_t>(n) : 0, 0);
@@ -138,7 +136,7 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
               : block_scale(spec, t, block_amax);
       if (extra.scales && has_scale_bytes) (*extra.scales)[r * blocks_per_row + b] = scale.code;
       if (has_scale_bytes && r == r0 && block_amax > 0.0f) {  // a valid block (a tile: on its first row)
-        const float s = spec.scale == ScaleFormat::e4m3 ? fp8_e4m3_decode(scale.code) : ue8m0_decode(scale.code);
+        const float s = decode_scale_code(spec, scale.code);
         if (std::isfinite(s)) {
           stats.scale_min = stats.scaled_blocks == 0 ? s : std::min(stats.scale_min, s);
           stats.scale_max = stats.scaled_blocks == 0 ? s : std::max(stats.scale_max, s);

@@ -73,6 +73,18 @@ std::string scale_summary(const QuantSpec& s) {
              " RN(RN(block_amax/6) * S_enc)]\n"
              "             encode x * min(RN(1/RN(s_b * RN(1/S_enc))), FLT_MAX); dequant code * RN(RN(s_b * amax) * "
              "RN(1/2688))";
+    case ScaleFormat::ufloat: {
+      const Ufloat g = block_scale_grid(s);
+      char text[512];
+      std::snprintf(text, sizeof text,
+                    "%s per block: unsigned, %d exponent (bias %d), %d mantissa bits, %s specials; max %.9g; "
+                    "subnormals down to %.9g\n"
+                    "             (rounded %s, satfinite) under an fp32 tensor scale S_enc = RN(RN(6 * %.9g)/amax); "
+                    "otherwise as e4m3 with 448 replaced by %.9g",
+                    ufloat_name(g).c_str(), g.exp_bits, g.bias, g.man_bits, to_string(g.specials).c_str(),
+                    g.max_value(), g.decode(1), to_string(s.scale_round).c_str(), g.max_value(), g.max_value());
+      return text;
+    }
     case ScaleFormat::ue8m0:
       return s.scale_rule == ScaleRule::floor
                  ? "ue8m0 per block, floor rule (OCP MX): 2^(floor(log2 block_amax) - emax_elem); largest values "
@@ -166,6 +178,18 @@ void print_scale_edges(const QuantSpec& s) {
     print_element_edges(ElementFormat::fp8_e4m3);
     std::printf("  e4m3 block scales are never stochastically rounded; a block whose scale rounds to 0 (underflow)\n"
                 "  encodes x * FLT_MAX (codes +-6 or other nonzero codes) and dequantizes to 0.\n");
+  } else if (s.scale == ScaleFormat::ufloat) {
+    const Ufloat g = block_scale_grid(s);
+    const float min_sub = g.decode(1), max = g.max_value(), below_max = g.decode(g.max_code() - 1);
+    std::printf("\n%s, rounded to nearest (even) / up / down (satfinite):\n  %-16s %-8s %-8s %-8s %s\n",
+                ufloat_name(g).c_str(), "input", "nearest", "up", "down", "note");
+    const Edge edges[] = {{min_sub / 2, "tie -> 0 (even)"}, {min_sub, "min subnormal"},
+                          {min_sub * 1.5f, "tie between the first two subnormals"},
+                          {(below_max + max) / 2, "tie below max"}, {max, "max"}, {max * 1.0625f, "saturates"},
+                          {kInf, "saturates"}, {kNan, "NaN"}, {-1.0f, "negative -> 0"}};
+    for (const Edge& e : edges)
+      std::printf("  %-16.9g 0x%02X     0x%02X     0x%02X     %s\n", e.x, g.encode(e.x, UfloatRounding::nearest),
+                  g.encode(e.x, UfloatRounding::up), g.encode(e.x, UfloatRounding::down), e.note);
   } else if (s.scale == ScaleFormat::ue8m0) {
     std::printf("\nue8m0 (2^(code-127), 0xFF = NaN), codes of a power of two rounded down / up:\n  %-16s %-8s %-8s %s\n",
                 "input", "floor", "ceil", "note");
@@ -182,9 +206,9 @@ void print_scale_edges(const QuantSpec& s) {
 }
 
 void list_formats() {
-  std::printf("%-10s %s\n", "name", "format");
+  std::printf("%-12s %s\n", "name", "format");
   for (const std::string& name : conformance_formats())
-    std::printf("%-10s %s\n", name.c_str(), describe(spec_of(name)).c_str());
+    std::printf("%-12s %s\n", name.c_str(), describe(spec_of(name)).c_str());
   std::printf("\nfp4lab formats NAME           parameters and edge cases of one format\n"
               "fp4lab formats [NAME] --vectors OUT.h5   conformance vectors (all formats without NAME)\n");
 }
@@ -236,7 +260,7 @@ void run_formats(const FormatsOptions& o) {
 void add_formats_command(CLI::App& app) {
   auto o = std::make_shared<FormatsOptions>();
   CLI::App* cmd = app.add_subcommand("formats", "Number formats: parameters, edge cases, conformance vectors");
-  cmd->add_option("NAME", o->name, "nvfp4, mxfp4, mxfp8, fp8_e4m3, fp8_e5m2, bf16 or fp32 (omit to list)");
+  cmd->add_option("NAME", o->name, "nvfp4, nvfp4_ue5m3, mxfp4, mxfp8, fp8_e4m3, fp8_e5m2, bf16 or fp32 (omit to list)");
   cmd->add_option("--vectors", o->vectors, "write conformance vectors to this HDF5 file");
   cmd->callback([o] { run_formats(*o); });
 }

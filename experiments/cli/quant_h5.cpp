@@ -19,9 +19,9 @@ namespace {
 void add_quantize_options(CLI::App* cmd, QuantizeOptions& o, const std::string& prefix) {
   const std::string p = "--" + prefix;
   const std::string of = prefix.empty() ? "" : " (operand " + prefix.substr(0, prefix.size() - 1) + ")";
-  cmd->add_option(p + "format", o.format, "nvfp4, mxfp4, mxfp8, fp8_e4m3, fp8_e5m2 or bf16" + of)
+  cmd->add_option(p + "format", o.format, "nvfp4, nvfp4_ue5m3, mxfp4, mxfp8, fp8_e4m3, fp8_e5m2 or bf16" + of)
       ->required()
-      ->check(CLI::IsMember({"nvfp4", "mxfp4", "mxfp8", "fp8_e4m3", "fp8_e5m2", "bf16"}));
+      ->check(CLI::IsMember({"nvfp4", "nvfp4_ue5m3", "mxfp4", "mxfp8", "fp8_e4m3", "fp8_e5m2", "bf16"}));
   // Values are checked by spec_from_options() (build_spec), whose messages the Python module shares.
   for (const SpecField& f : spec_fields()) {
     if (f.option.empty()) continue;
