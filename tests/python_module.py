@@ -54,7 +54,7 @@ class CliParity(unittest.TestCase):
                     where = f"{fmt}/{variant}/{case}"
                     np.testing.assert_array_equal(bits(g["input"][()]), bits(x), where)
                     np.testing.assert_array_equal(bits(q.dequant), bits(g["dequant"][()]), where)
-                    for name in ("codes", "scales"):
+                    for name in ("codes", "scales", "window_amax"):
                         got = getattr(q, name)
                         self.assertEqual(got is None, name not in g, where + " " + name)
                         if got is not None:

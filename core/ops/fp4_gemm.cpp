@@ -437,7 +437,7 @@ Fp4Kernel choose_kernel() {
 
 bool fp4_blockable(const QuantSpec& spec) {
   return spec.element == ElementFormat::fp4_e2m1 && spec.block > 0 &&
-         (spec.scale == ScaleFormat::e4m3 || spec.scale == ScaleFormat::ue8m0);
+         (spec.scale == ScaleFormat::e4m3 || spec.scale == ScaleFormat::ue8m0) && spec.encode_window == 0;
 }
 
 void fp4_operand_from_codes(Fp4Operand& out, const QuantSpec& spec, int64_t rows, int64_t k,

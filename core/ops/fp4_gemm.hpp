@@ -38,7 +38,9 @@ struct EnumNames<GemmNumerics> {
 };
 
 // Whether a quantized copy made with `spec` can feed a block_exact GEMM: E2M1 elements with E4M3
-// or UE8M0 block scales (any tile, rounding, RHT, 4over6, row scaling).
+// or UE8M0 block scales (any tile, rounding, RHT, 4over6, row scaling), and no encode window: a
+// window's S_enc changes along the contraction axis, so it cannot sit in the per-row global factor
+// (such GEMMs run dequant_fp32).
 bool fp4_blockable(const QuantSpec& spec);
 
 // One operand in the kernels' input form, [rows, k] with blocks of `block` along k.

@@ -94,6 +94,9 @@ const std::vector<SpecField>& spec_fields() {
                  &QuantSpec::scaling, true),
       enum_field("source", "", "dgrad_w / wgrad_x: quantize the tensor (input) or the dequantized forward copy (fprop)",
                  &QuantSpec::source, true),
+      int_field("encode_window", "encode_window",
+                "NVFP4: elements along the last axis sharing one local S_enc (W x W for 2d tiles; 0: per tensor)",
+                &QuantSpec::encode_window, true),
   };
   return fields;
 }
