@@ -54,7 +54,7 @@ class CliParity(unittest.TestCase):
                     where = f"{fmt}/{variant}/{case}"
                     np.testing.assert_array_equal(bits(g["input"][()]), bits(x), where)
                     np.testing.assert_array_equal(bits(q.dequant), bits(g["dequant"][()]), where)
-                    for name in ("codes", "scales"):
+                    for name in ("codes", "scales", "window_amax"):
                         got = getattr(q, name)
                         self.assertEqual(got is None, name not in g, where + " " + name)
                         if got is not None:
@@ -107,7 +107,7 @@ class Errors(unittest.TestCase):
             (["--format", "mxfp4", "--block", "x"], dict(format="mxfp4", block="x")),
             (["--format", "nvfp4", "--block", "7"], dict(format="nvfp4", block=7)),
             (["--format", "mxfp8", "--rounding", "sr"], dict(format="mxfp8", rounding="sr")),
-            (["--format", "nvfp4", "--four-over-six", "mae", "--rht"], dict(format="nvfp4", four_over_six="mae", rht=True)),
+            (["--format", "nvfp4", "--encode-window", "48"], dict(format="nvfp4", encode_window=48)),
             (["--format", "nvfp4", "--global-e4m3-max", "256"], dict(format="nvfp4", global_e4m3_max=256)),
         ]
         for cli, kwargs in cases:

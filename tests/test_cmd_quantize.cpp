@@ -87,6 +87,21 @@ TEST_F(CmdQuantize, WritesCodesScalesDequantEqualToTheLibrary) {
   cases.push_back({"--format nvfp4 --scale ufloat --scale-exp-bits 3 --scale-man-bits 2 --scale-bias 2 "
                    "--scale-specials finite",
                    s, {}});
+  named_format("nvfp4", s);
+  s.encode_window = 80;
+  s.rht = true;
+  s.rounding = Rounding::sr;
+  cases.push_back({"--format nvfp4 --encode-window 80 --rht --rounding sr --seed 4", s, {4, 0, 0}});
+  s.encode_window = 16;
+  s.tile = Tile::d2;
+  s.rht = false;
+  s.rounding = Rounding::rne;
+  cases.push_back({"--format nvfp4 --encode-window 16 --tile 2d", s, {}});
+  named_format("nvfp4", s);
+  s.four_over_six = FourOverSix::mae;
+  s.rht = true;
+  s.rounding = Rounding::sr;
+  cases.push_back({"--format nvfp4 --four-over-six mae --rht --rounding sr --seed 2", s, {2, 0, 0}});
   named_format("mxfp4", s);
   s.scale_rule = ScaleRule::ceil;
   s.block = 16;
@@ -101,8 +116,11 @@ TEST_F(CmdQuantize, WritesCodesScalesDequantEqualToTheLibrary) {
     ASSERT_EQ(r.code, 0) << c.args << "\n" << r.output;
     std::vector<float> expected(w_.size());
     std::vector<uint8_t> codes, scales;
+    std::vector<float> window_amax;
     float amax = 0;
-    quantize(w_.data(), expected.data(), 48, 80, c.spec, c.random, {&codes, &scales, &amax, nullptr});
+    QuantOutputs extra{&codes, &scales, &amax, nullptr};
+    extra.window_amax = &window_amax;
+    quantize(w_.data(), expected.data(), 48, 80, c.spec, c.random, extra);
     const h5::File f = h5::File::open_ro(out);
     std::vector<uint64_t> shape;
     EXPECT_TRUE(float_bits_equal(expected, f.read<float>("dequant", &shape), c.args + " dequant"));
@@ -115,6 +133,11 @@ TEST_F(CmdQuantize, WritesCodesScalesDequantEqualToTheLibrary) {
     if (!scales.empty()) {
       EXPECT_TRUE(bytes_equal(scales, f.read<uint8_t>("scales", &shape), c.args + " scales"));
       EXPECT_EQ(shape, (std::vector<uint64_t>{48, static_cast<uint64_t>(80 / c.spec.block)}));
+    }
+    EXPECT_EQ(f.has("window_amax"), c.spec.encode_window > 0) << c.args;
+    if (c.spec.encode_window > 0) {
+      EXPECT_TRUE(float_bits_equal(window_amax, f.read<float>("window_amax", &shape), c.args + " window_amax"));
+      EXPECT_EQ(shape, (std::vector<uint64_t>{48, static_cast<uint64_t>(80 / c.spec.encode_window)}));
     }
     EXPECT_EQ(f.attr_double("/", "global_amax"), amax);
     EXPECT_EQ(f.attr_string("/", "format"), describe(c.spec));
@@ -142,7 +165,8 @@ TEST_F(CmdQuantize, UsageErrorsExitTwoWithOneLineAndNoOutput) {
       {"quantize " + in_ + " " + out + " --dataset w --format mxfp8 --rounding sr", "stochastic rounding is only defined"},
       {"quantize " + in_ + " " + out + " --dataset w --format nvfp4 --rht --rht-size 12", "rht_size 12"},
       {"quantize " + in_ + " " + out + " --dataset w --format nvfp4 --global-e4m3-max 256", "or 256 with 4over6"},
-      {"quantize " + in_ + " " + out + " --dataset w --format nvfp4 --four-over-six mae --rounding sr", "4over6"},
+      {"quantize " + in_ + " " + out + " --dataset w --format nvfp4 --encode-window 24",
+       "encode_window 24 is not a multiple of the block (16)"},
       {"quantize " + path("missing.h5") + " " + out + " --dataset w --format nvfp4", "no such file"},
       {"quantize " + in_ + " " + in_ + " --dataset w --format nvfp4", "OUT must differ from IN"},
       {"quantize " + in_ + " " + out + " --dataset w --format nvfp9", ""},

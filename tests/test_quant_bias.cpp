@@ -109,6 +109,10 @@ TEST(SrConcentration, SubsetIsWholeBandsOfLeadingRows) {
   EXPECT_EQ(sr_subset_rows(1000, 4096, d1), 1);
   EXPECT_EQ(sr_subset_rows(1000, 4096, d2), 16);
   EXPECT_EQ(sr_subset_rows(40, 32, d1), 40);  // the whole tensor
+  QuantSpec windows = d2;
+  windows.encode_window = 32;
+  EXPECT_EQ(sr_subset_rows(1000, 4096, windows), 32);  // whole 32 x 32 encode windows
+  EXPECT_EQ(leading_rows_standin(gaussian(64 * 64, 3).data(), 64, 64, 32, windows).size(), size_t((32 + 32) * 64));
 }
 
 TEST(SrConcentration, LeadingRowsStandinQuantizesLikeTheWholeTensor) {

@@ -42,13 +42,15 @@ struct Result {
   float amax = -1.0f;
   QuantStats stats;
   bool nonfinite = false;
+  std::vector<float> window_amax;
 };
 
 Result run(bool fast, const std::vector<float>& x, int64_t rows, int64_t cols, const QuantSpec& spec,
            const QuantRandom& rnd = {}, float delayed_scale = 1.0f) {
   Result r;
   r.out.assign(x.size(), -123.0f);
-  const QuantOutputs extra{&r.codes, &r.scales, &r.amax, &r.stats, &r.nonfinite};
+  QuantOutputs extra{&r.codes, &r.scales, &r.amax, &r.stats, &r.nonfinite};
+  extra.window_amax = &r.window_amax;
   (fast ? quantize : quantize_reference)(x.data(), r.out.data(), rows, cols, spec, rnd, extra, delayed_scale);
   return r;
 }
@@ -57,6 +59,7 @@ Result run(bool fast, const std::vector<float>& x, int64_t rows, int64_t cols, c
   if (auto a = float_bits_equal(expected.out, actual.out, what + " out"); !a) return a;
   if (auto a = bytes_equal(expected.codes, actual.codes, what + " codes"); !a) return a;
   if (auto a = bytes_equal(expected.scales, actual.scales, what + " scales"); !a) return a;
+  if (auto a = float_bits_equal(expected.window_amax, actual.window_amax, what + " window amax"); !a) return a;
   const QuantStats& e = expected.stats;
   const QuantStats& g = actual.stats;
   if (bits_of(expected.amax) != bits_of(actual.amax) || bits_of(e.amax) != bits_of(g.amax) || e.count != g.count ||
@@ -836,6 +839,32 @@ std::vector<QuantSpec> all_specs() {
     s.four_over_six = rounding == Rounding::rne ? FourOverSix::mae : FourOverSix::off;
     specs.push_back(s);
   }
+  // 4over6 with the RHT and with SR (both E4M3 maxima, 1D and 2D).
+  for (auto mode : {FourOverSix::mae, FourOverSix::mse})
+    for (int q : {448, 256})
+      for (auto tile : {Tile::d1, Tile::d2})
+        for (auto [rounding, rht] : {std::pair{Rounding::rne, true}, std::pair{Rounding::sr, false},
+                                     std::pair{Rounding::sr, true}}) {
+          QuantSpec s = named("nvfp4");
+          s.four_over_six = mode;
+          s.global_e4m3_max = q;
+          s.tile = tile;
+          s.rounding = rounding;
+          s.rht = rht;
+          specs.push_back(s);
+        }
+  // A local encode scale per window (1 x W, or W x W for 2D), with SR, the RHT and both formulas.
+  for (int window : {16, 32, 48, 64})
+    for (auto tile : {Tile::d1, Tile::d2})
+      for (auto rounding : {Rounding::rne, Rounding::sr}) {
+        QuantSpec s = named("nvfp4");
+        s.encode_window = window;
+        s.tile = tile;
+        s.rounding = rounding;
+        s.rht = rounding == Rounding::sr;
+        s.formula = window == 48 ? BlockScaleFormula::te_2_13 : BlockScaleFormula::te_2_14;
+        specs.push_back(s);
+      }
   QuantSpec te = named("nvfp4");
   te.operand_dtype = OperandDtype::bf16;
   te.rounding = Rounding::sr;
@@ -853,7 +882,7 @@ std::vector<QuantSpec> all_specs() {
 
 TEST(Quantize, FastPathMatchesReferenceBitForBit) {
   struct Shape { int64_t rows, cols; };
-  const Shape shapes[] = {{48, 80}, {16, 1040}, {5, 96}, {32, 192}, {1, 48}};
+  const Shape shapes[] = {{48, 80}, {16, 1040}, {5, 96}, {32, 192}, {1, 48}, {64, 192}};
   int64_t runs = 0;
   for (const QuantSpec& spec : all_specs()) {
     for (const Shape& shape : shapes) {

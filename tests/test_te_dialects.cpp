@@ -18,15 +18,21 @@
 
 #include <algorithm>
 #include <bit>
+#include <cfloat>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "core/config/config.hpp"
 #include "core/formats/bf16.hpp"
+#include "core/formats/fp4_e2m1.hpp"
+#include "core/formats/fp8.hpp"
 #include "core/model/recipe.hpp"
+#include "core/ops/fp4_gemm.hpp"
 #include "core/ops/linear.hpp"
 #include "core/quant/block_scale.hpp"
+#include "core/quant/philox.hpp"
+#include "core/quant/quant_options.hpp"
 #include "core/quant/quantize.hpp"
 #include "core/train/fingerprint.hpp"
 
@@ -157,10 +163,9 @@ TEST(FourOverSix, ValidationAndNames) {
   EXPECT_EQ(validate(s, 16, 16), "");
   EXPECT_EQ(describe(s), "fp4_e2m1/16 e4m3 1d rne 4over6-mae");
   s.rounding = Rounding::sr;
-  EXPECT_NE(validate(s, 16, 16).find("stochastic"), std::string::npos);
-  s = nvfp4_4over6(FourOverSix::mae);
   s.rht = true;
-  EXPECT_NE(validate(s, 16, 16).find("RHT"), std::string::npos);
+  EXPECT_EQ(validate(s, 16, 16), "");  // fp4lab's own combinations (NUMERICS.md, TE dialects)
+  EXPECT_EQ(describe(s), "fp4_e2m1/16 e4m3 1d sr rht16 4over6-mae");
   s = nvfp4_4over6(FourOverSix::off, Tile::d1, 256);
   EXPECT_NE(validate(s, 16, 16).find("global_e4m3_max"), std::string::npos);
   QuantSpec mx;
@@ -171,6 +176,231 @@ TEST(FourOverSix, ValidationAndNames) {
   EXPECT_TRUE(parse("MSE", m) && m == FourOverSix::mse);
   CopySource src;
   EXPECT_TRUE(parse("rowwise_dequantized", src) && src == CopySource::fprop);
+}
+
+// A deterministic test tensor with a spread of magnitudes.
+std::vector<float> wavy(int64_t rows, int64_t cols, float scale = 1.0f) {
+  std::vector<float> x(size_t(rows * cols));
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = scale * std::sin(0.37f * float(i)) * float(1 + i % 13) * (i % 29 == 0 ? 9.0f : 1.0f);
+  return x;
+}
+
+TEST(FourOverSix, WithRhtChoosesOnTheTransformedValues) {
+  const std::vector<float> x = wavy(4, 64);
+  QuantSpec transform;  // the RHT alone: its outputs are bf16 already, so bf16 rounding keeps them
+  named_format("bf16", transform);
+  transform.rht = true;
+  std::vector<float> t(x.size());
+  quantize(x.data(), t.data(), 4, 64, transform);
+  QuantSpec with_rht = nvfp4_4over6(FourOverSix::mae);
+  with_rht.rht = true;
+  const Quantized a = both(x, 4, 64, with_rht), b = both(t, 4, 64, nvfp4_4over6(FourOverSix::mae));
+  EXPECT_EQ(a.codes, b.codes);
+  EXPECT_EQ(a.scales, b.scales);
+  EXPECT_EQ(a.out, b.out);
+  QuantSpec plain_rht;
+  named_format("nvfp4", plain_rht);
+  plain_rht.rht = true;
+  EXPECT_NE(both(x, 4, 64, plain_rht).scales, a.scales);  // some block keeps map-to-4
+}
+
+TEST(FourOverSix, WithSrChoosesOnRoundToNearestAndDrawsOncePerElement) {
+  const int64_t rows = 32, cols = 64;
+  const std::vector<float> x = wavy(rows, cols);
+  const QuantSpec rne = nvfp4_4over6(FourOverSix::mse, Tile::d2, 256);
+  QuantSpec sr = rne;
+  sr.rounding = Rounding::sr;
+  const QuantRandom rnd{5, 3, 7};
+  std::vector<uint8_t> codes, scales, ref_codes, ref_scales, rne_scales, other_codes, other_scales;
+  std::vector<float> out(x.size()), ref(x.size()), scratch(x.size());
+  float amax = 0.0f;
+  quantize(x.data(), out.data(), rows, cols, sr, rnd, {&codes, &scales, &amax});
+  quantize_reference(x.data(), ref.data(), rows, cols, sr, rnd, {&ref_codes, &ref_scales});
+  EXPECT_EQ(codes, ref_codes);
+  EXPECT_EQ(scales, ref_scales);
+  EXPECT_EQ(out, ref);
+  quantize(x.data(), scratch.data(), rows, cols, rne, {}, {nullptr, &rne_scales});
+  EXPECT_EQ(scales, rne_scales);  // the choice never sees the draw
+  QuantRandom next = rnd;
+  next.step = 8;
+  quantize(x.data(), scratch.data(), rows, cols, sr, next, {&other_codes, &other_scales});
+  EXPECT_EQ(other_scales, scales);
+  EXPECT_NE(other_codes, codes);
+  // Each element reads its own byte of the stream, once, under the chosen scale.
+  const PhiloxStream stream(rnd);
+  const float s_dec = 1.0f / nvfp4_tensor_encode_scale(amax, 256);
+  for (int64_t i = 0; i < rows * cols; ++i) {
+    uint8_t bytes[16];
+    stream.group_bytes(uint64_t(i / 16), bytes);
+    const float inv = nvfp4_block_encode_multiplier(scales[size_t(i / 16)], s_dec);
+    ASSERT_EQ(codes[size_t(i)], fp4_e2m1_encode_sr(x[size_t(i)] * inv, bytes[i % 16])) << i;
+  }
+}
+
+// ---- a local encode scale per window ----
+
+QuantSpec nvfp4_window(int window, Tile tile = Tile::d1) {
+  QuantSpec s;
+  named_format("nvfp4", s);
+  s.encode_window = window;
+  s.tile = tile;
+  return s;
+}
+
+// The documented arithmetic (NUMERICS.md, NVFP4: local encode windows), for 1D windows.
+std::vector<float> window_formula(const std::vector<float>& x, int64_t rows, int64_t cols, int window,
+                                  std::vector<uint8_t>& codes, std::vector<uint8_t>& scales) {
+  std::vector<float> out(x.size());
+  codes.assign(x.size(), 0);
+  scales.assign(x.size() / 16, 0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c0 = 0; c0 < cols; c0 += 16) {
+      float wamax = 0.0f, bamax = 0.0f;
+      for (int64_t c = c0 - c0 % window; c < c0 - c0 % window + window; ++c)
+        wamax = std::fmax(wamax, std::fabs(x[size_t(r * cols + c)]));
+      for (int64_t c = c0; c < c0 + 16; ++c) bamax = std::fmax(bamax, std::fabs(x[size_t(r * cols + c)]));
+      const float amax = std::fmax(wamax, 1e-12f);
+      const float s_enc = std::fmin(2688.0f / amax, FLT_MAX);
+      const uint8_t code = fp8_e4m3_encode_rne(std::fmin(bamax * (s_enc * kRecipSix), FLT_MAX));
+      const float s_b = fp8_e4m3_decode(code);
+      const float inv = s_b == 0.0f ? 0.0f : s_enc / s_b;
+      const float d = (s_b * amax) * kRecip2688;
+      scales[size_t((r * cols + c0) / 16)] = code;
+      for (int64_t c = c0; c < c0 + 16; ++c) {
+        const size_t i = size_t(r * cols + c);
+        codes[i] = fp4_e2m1_encode_rne(x[i] * inv);
+        out[i] = fp4_e2m1_decode(codes[i]) * d;
+      }
+    }
+  return out;
+}
+
+TEST(EncodeWindow, EachWindowScalesFromItsOwnAmax) {
+  // Row 0: window 0 up to 6, window 1 around 1e-6. Under one tensor scale window 1's E4M3 block
+  // scales underflow (1e-6 * 448 / 6 < 2^-10) and it flushes to 0; with windows it keeps its values.
+  const int64_t rows = 3, cols = 128;
+  std::vector<float> x = wavy(rows, cols);
+  for (int64_t c = 64; c < 128; ++c) x[size_t(c)] *= 1e-7f;
+  const Quantized q = both(x, rows, cols, nvfp4_window(64));
+  std::vector<uint8_t> codes, scales;
+  const std::vector<float> expected = window_formula(x, rows, cols, 64, codes, scales);
+  EXPECT_EQ(q.codes, codes);
+  EXPECT_EQ(q.scales, scales);
+  EXPECT_EQ(q.out, expected);
+  QuantSpec plain;
+  named_format("nvfp4", plain);
+  const Quantized per_tensor = both(x, rows, cols, plain);
+  for (int64_t c = 64; c < 128; ++c) {  // within E2M1's resolution of the block amax
+    float bamax = 0.0f;
+    for (int64_t k = c - c % 16; k < c - c % 16 + 16; ++k) bamax = std::fmax(bamax, std::fabs(x[size_t(k)]));
+    EXPECT_EQ(per_tensor.out[size_t(c)], 0.0f) << c;
+    EXPECT_LE(std::fabs(q.out[size_t(c)] - x[size_t(c)]), bamax / 4.0f) << c;
+  }
+  const QuantizedTensor t = quantize_tensor(x, rows, cols, nvfp4_window(64));
+  ASSERT_EQ(t.window_amax.size(), size_t(rows * 2));
+  float w1 = 0.0f;
+  for (int64_t c = 64; c < 128; ++c) w1 = std::fmax(w1, std::fabs(x[size_t(c)]));
+  EXPECT_EQ(t.window_amax[1], w1);
+  EXPECT_TRUE(quantize_tensor(x, rows, cols, plain).window_amax.empty());
+}
+
+TEST(EncodeWindow, UnderflowedBlocksEncodeAsZerosAndTinyWindowsAreFloored) {
+  std::vector<float> x(64, 0.0f);
+  x[0] = 6.0f;
+  for (int c = 16; c < 32; ++c) x[size_t(c)] = (c % 2 ? -1e-6f : 1e-6f);  // s_b rounds to 0 under amax 6
+  for (int c = 32; c < 64; ++c) x[size_t(c)] = 1e-13f * float(1 + c % 4);  // window amax 4e-13 < 1e-12
+  const QuantSpec spec = nvfp4_window(32);
+  const Quantized q = both(x, 1, 64, spec);
+  EXPECT_EQ(q.scales[1], 0);
+  for (int c = 16; c < 32; ++c) {
+    EXPECT_EQ(q.codes[size_t(c)], c % 2 ? 8 : 0) << c;  // +-0: the multiplier is 0, not FLT_MAX
+    EXPECT_EQ(q.out[size_t(c)], 0.0f) << c;
+  }
+  QuantSpec plain;
+  named_format("nvfp4", plain);
+  EXPECT_EQ(both(x, 1, 64, plain).codes[16], 7);  // NVFP4's FLT_MAX multiplier saturates to +6
+  const QuantizedTensor t = quantize_tensor(x, 1, 64, spec);
+  EXPECT_EQ(t.window_amax, (std::vector<float>{6.0f, 4e-13f}));  // stored unfloored
+  for (int c = 32; c < 64; ++c) {  // encoded and decoded with the floored amax, so still close to x
+    EXPECT_NE(q.out[size_t(c)], 0.0f) << c;
+    EXPECT_LE(std::fabs(q.out[size_t(c)] - x[size_t(c)]), 0.25f * x[size_t(c)]) << c;
+  }
+}
+
+TEST(EncodeWindow, WholeRowWindowSharesRowScaledScalesButNotItsMultiplier) {
+  // W = cols gives each row one S_enc from its amax, as row_scaled does: the same E4M3 block scales
+  // and decode multipliers. The encode multipliers differ (RN(S_enc / s_b) against
+  // RN(1 / RN(s_b * S_dec))) in the last bit for some blocks, which moves an element's code only
+  // where x times the multiplier lies that close to an E2M1 rounding boundary.
+  const int64_t rows = 64, cols = 64;
+  const std::vector<float> x = wavy(rows, cols, 0.01f);
+  QuantSpec row_scaled;
+  named_format("nvfp4", row_scaled);
+  row_scaled.row_scaled = true;
+  const QuantizedTensor w = quantize_tensor(x, rows, cols, nvfp4_window(int(cols)));
+  const QuantizedTensor r = quantize_tensor(x, rows, cols, row_scaled);
+  EXPECT_EQ(w.scales, r.scales);
+  EXPECT_EQ(w.window_amax, r.row_amax);
+  int64_t differ = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (w.codes[i] != r.codes[i]) {
+      ++differ;
+    } else {
+      EXPECT_EQ(std::bit_cast<uint32_t>(w.dequant[i]), std::bit_cast<uint32_t>(r.dequant[i])) << i;
+    }
+  }
+  EXPECT_LT(differ, int64_t(x.size()) / 100);
+}
+
+TEST(EncodeWindow, SquareWindowsOf2dTilesAreTransposeInvariant) {
+  const int64_t rows = 64, cols = 96;
+  std::vector<float> w = wavy(rows, cols);
+  for (int64_t c = 0; c < cols; ++c) w[size_t(40 * cols + c)] *= 1e-5f;  // a quiet row
+  std::vector<float> wt(w.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) wt[size_t(c * rows + r)] = w[size_t(r * cols + c)];
+  const QuantSpec spec = nvfp4_window(32, Tile::d2);
+  both(w, rows, cols, spec);
+  both(wt, cols, rows, spec);
+  const QuantizedTensor q = quantize_tensor(w, rows, cols, spec), qt = quantize_tensor(wt, cols, rows, spec);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      ASSERT_EQ(std::bit_cast<uint32_t>(q.dequant[size_t(r * cols + c)]),
+                std::bit_cast<uint32_t>(qt.dequant[size_t(c * rows + r)])) << r << "," << c;
+      ASSERT_EQ(q.codes[size_t(r * cols + c)], qt.codes[size_t(c * rows + r)]) << r << "," << c;
+      ASSERT_EQ(q.window_amax[size_t(r * (cols / 32) + c / 32)], qt.window_amax[size_t(c * (rows / 32) + r / 32)]);
+    }
+  EXPECT_NE(q.dequant, quantize_tensor(w, rows, cols, nvfp4_window(32)).dequant);  // 2D differs from 1D windows
+}
+
+TEST(EncodeWindow, ValidationNamesOptionsAndGemmFallback) {
+  EXPECT_EQ(validate(nvfp4_window(64), 4, 128), "");
+  EXPECT_EQ(describe(nvfp4_window(64)), "fp4_e2m1/16 e4m3 1d rne window64");
+  EXPECT_NE(validate(nvfp4_window(24), 4, 48).find("multiple of the block"), std::string::npos);
+  EXPECT_NE(validate(nvfp4_window(64), 4, 96).find("does not divide the last axis"), std::string::npos);
+  EXPECT_NE(validate(nvfp4_window(32, Tile::d2), 48, 64).find("first axis"), std::string::npos);
+  EXPECT_NE(validate(nvfp4_window(-16), 4, 64).find("negative"), std::string::npos);
+  QuantSpec s = nvfp4_window(32);
+  s.four_over_six = FourOverSix::mae;
+  EXPECT_NE(validate(s, 4, 64).find("4over6"), std::string::npos);
+  s = nvfp4_window(32);
+  s.row_scaled = true;
+  EXPECT_NE(validate(s, 4, 64).find("row_scaled"), std::string::npos);
+  QuantSpec mx;
+  named_format("mxfp4", mx);
+  mx.encode_window = 64;
+  EXPECT_NE(validate(mx, 4, 64).find("NVFP4"), std::string::npos);
+  QuantSpec parsed;
+  EXPECT_EQ(spec_from_options("nvfp4", {{"encode-window", "64"}}, parsed), "");
+  EXPECT_EQ(parsed, nvfp4_window(64));
+  // A window's S_enc varies along the contraction axis: no block_exact GEMM, dequant_fp32 instead.
+  EXPECT_FALSE(fp4_blockable(nvfp4_window(64)));
+  EXPECT_FALSE(uses_block_exact(GemmNumerics::block_exact, nvfp4_window(64), nvfp4_window(64)));
+  ConfigBuilder b;
+  b.add_override("recipe=te_nvfp4_no_rht");
+  b.add_override("recipe.quantized.wgrad_x.encode_window=64");
+  EXPECT_EQ(b.build().recipe.quantized.wgrad_x.encode_window, 64);
 }
 
 // ---- bf16 operands, row scaling ----
@@ -419,6 +649,11 @@ TEST(Presets, EveryShippedRecipeResolvesFieldByField) {
         "fp4_e2m1/16 e4m3 1d sr bf16-in", "fp4_e2m1/16 e4m3 2d rne 4over6-mae bf16-in",
         "fp4_e2m1/16 e4m3 1d sr rht16 bf16-in", "fp4_e2m1/16 e4m3 1d rne rht16 bf16-in"},
        "fp4_e2m1/16 e4m3 1d rne 4over6-mae bf16-in", "all_linear", ""},
+      {"te_nvfp4_4over6_rht",
+       {"fp4_e2m1/16 e4m3 1d rne 4over6-mae bf16-in", "fp4_e2m1/16 e4m3 2d rne 4over6-mae bf16-in",
+        "fp4_e2m1/16 e4m3 1d sr 4over6-mae bf16-in", "fp4_e2m1/16 e4m3 2d rne 4over6-mae bf16-in",
+        "fp4_e2m1/16 e4m3 1d sr rht16 4over6-mae bf16-in", "fp4_e2m1/16 e4m3 1d rne rht16 4over6-mae bf16-in"},
+       "fp4_e2m1/16 e4m3 1d rne 4over6-mae bf16-in", "all_linear", ""},
       {"te_nvfp4_1d_weight",
        {"fp4_e2m1/16 e4m3 1d rne bf16-in", "fp4_e2m1/16 e4m3 1d rne bf16-in", "fp4_e2m1/16 e4m3 1d sr bf16-in",
         "fp4_e2m1/16 e4m3 1d rne bf16-in from-fprop", "fp4_e2m1/16 e4m3 1d sr rht16 bf16-in",
@@ -468,9 +703,12 @@ TEST(Presets, EveryDialectHasItsOwnFingerprint) {
   }
   for (const std::string& variant : {"recipe.quantized.fprop_x.four_over_six=mse",
                                      "recipe.quantized.fprop_x.row_scaled=true",
-                                     "recipe.amax_history_len=16"}) {
+                                     "recipe.amax_history_len=16",
+                                     "recipe.quantized.wgrad_x.encode_window=64"}) {
     ConfigBuilder b;
-    b.add_override(std::string("recipe=") + (std::string(variant).find("amax") != std::string::npos ? "fp8_delayed" : "te_nvfp4_4over6"));
+    b.add_override(std::string("recipe=") + (variant.find("amax") != std::string::npos     ? "fp8_delayed"
+                                             : variant.find("window") != std::string::npos ? "te_nvfp4"
+                                                                                            : "te_nvfp4_4over6"));
     b.add_override(variant);
     prints.push_back(numerics_fingerprint(b.build().recipe));
   }
@@ -484,7 +722,8 @@ TEST(Presets, NewKeysAtTheirDefaultsLeaveConfigIdsUnchanged) {
   ConfigBuilder b;
   b.add_override("recipe=nvfp4");
   const std::string yaml = canonical_yaml(b.build());
-  for (const char* key : {"operand_dtype", "four_over_six", "global_e4m3_max", "row_scaled", "scaling", "amax_history_len"})
+  for (const char* key : {"operand_dtype", "four_over_six", "global_e4m3_max", "row_scaled", "scaling", "amax_history_len",
+                          "encode_window"})
     EXPECT_EQ(yaml.find(key), std::string::npos) << key;
   ConfigBuilder te;
   te.add_override("recipe=te_nvfp4");

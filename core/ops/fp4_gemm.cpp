@@ -436,7 +436,7 @@ Fp4Kernel choose_kernel() {
 }  // namespace
 
 bool fp4_blockable(const QuantSpec& spec) {
-  if (spec.element != ElementFormat::fp4_e2m1 || spec.block <= 0) return false;
+  if (spec.element != ElementFormat::fp4_e2m1 || spec.block <= 0 || spec.encode_window != 0) return false;
   if (spec.scale == ScaleFormat::ufloat) {
     // p = RN(s_a * (s_b / 4)) is exact when the scales' significands (at most 8 bits each) multiply
     // inside fp32's normal range: the smallest nonzero product at least FLT_MIN, the largest finite.

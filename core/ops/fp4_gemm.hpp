@@ -41,7 +41,9 @@ struct EnumNames<GemmNumerics> {
 // or UE8M0 block scales (any tile, rounding, RHT, 4over6, row scaling), or with ufloat scales whose
 // products p_β are all exact in fp32 (at most 8 significant bits each, so exact unless the smallest
 // nonzero product falls below FLT_MIN or the largest overflows: UE5M3 is exact, a ufloat with a
-// wider range than fp32 can hold squared is not and its GEMMs run dequant_fp32).
+// wider range than fp32 can hold squared is not and its GEMMs run dequant_fp32), and no encode
+// window: a window's S_enc changes along the contraction axis, so it cannot sit in the per-row
+// global factor (such GEMMs run dequant_fp32).
 bool fp4_blockable(const QuantSpec& spec);
 
 // One operand in the kernels' input form, [rows, k] with blocks of `block` along k.

@@ -208,6 +208,21 @@ float decode_scale_code(const QuantSpec& spec, uint8_t code) {
 bool needs_tensor_amax(const QuantSpec& spec) {
   return spec.scale == ScaleFormat::e4m3 || spec.scale == ScaleFormat::ufloat ||
          (spec.scale == ScaleFormat::fp32 && spec.block == 0);
+TensorScaling window_scaling(float window_amax, int q_max) {
+  TensorScaling t;
+  t.amax = std::fmax(window_amax, kWindowAmaxFloor);  // NaN ignored, as fmaxf in the kernel
+  t.s_enc = nvfp4_tensor_encode_scale(t.amax, q_max);
+  t.s_dec = 1.0f / t.s_enc;
+  return t;
+}
+
+BlockScale window_block_scale(const QuantSpec& spec, const TensorScaling& window, float block_amax) {
+  BlockScale s;
+  s.code = nvfp4_block_scale_code(block_amax, window.s_enc, spec.formula);
+  const float s_b = fp8_e4m3_decode(s.code);
+  s.encode = s_b == 0.0f ? 0.0f : window.s_enc / s_b;
+  s.decode = nvfp4_block_decode_multiplier(s.code, window.amax, spec.global_e4m3_max);
+  return s;
 }
 
 }  // namespace fp4lab

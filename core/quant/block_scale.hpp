@@ -102,5 +102,16 @@ bool has_scale_codes(const QuantSpec& spec);
 float decode_scale_code(const QuantSpec& spec, uint8_t code);
 // Whether the spec has a per-tensor amax: NVFP4's two levels (e4m3, ufloat) or fp32 per tensor.
 bool needs_tensor_amax(const QuantSpec& spec);
+// ---- NVFP4 with a local encode scale per window (encode_window; NUMERICS.md, NVFP4) ----
+// As TE's proposed 1x64 local-encode kernel: the window amax is floored at 1e-12 before it becomes
+// S_enc (so S_enc <= RN(2688 / 1e-12) and S_enc / s_b cannot overflow).
+constexpr float kWindowAmaxFloor = 1e-12f;
+// The window's scaling: amax = max(window_amax, 1e-12), S_enc = nvfp4_tensor_encode_scale(amax),
+// S_dec = RN(1 / S_enc).
+TensorScaling window_scaling(float window_amax, int q_max = 448);
+// One block under its window's scaling: s_b = nvfp4_block_scale_code(block_amax, S_enc, formula);
+// encode = RN(S_enc / s_b) (TE's 1x64 kernel; 0 when s_b is 0, so an underflowed block encodes as
+// zeros), decode = nvfp4_block_decode_multiplier(s_b, floored window amax, Q).
+BlockScale window_block_scale(const QuantSpec& spec, const TensorScaling& window, float block_amax);
 
 }  // namespace fp4lab

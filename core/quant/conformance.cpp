@@ -95,6 +95,20 @@ std::vector<ConformanceVariant> conformance_variants(const std::string& format) 
                        0});
     v.push_back({"row_scaled", {{"row_scaled", "true"}}, 0});
     v.push_back({"bf16_operand", {{"operand_dtype", "bf16"}}, 0});
+    // 4over6 with the RHT and with stochastic rounding (fp4lab's own combinations, NUMERICS.md).
+    for (const char* q : {"448", "256"}) {
+      v.push_back({std::string("4over6_rht_") + q, {{"four_over_six", "mae"}, {"global_e4m3_max", q}, {"rht", "true"}}, 0});
+      v.push_back({std::string("4over6_sr_") + q + "_2d",
+                   {{"four_over_six", "mse"}, {"global_e4m3_max", q}, {"rounding", "sr"}, {"tile", "2d"}},
+                   1});
+    }
+    v.push_back({"4over6_rht_sr", {{"four_over_six", "mae"}, {"rht", "true"}, {"rounding", "sr"}}, 1});
+    // A local encode scale per window: 1 x 32 and 1 x 64 (TE's proposal), 32 x 32 windows of 16 x 16
+    // tiles, with SR and the RHT.
+    v.push_back({"window32", {{"encode_window", "32"}}, 0});
+    v.push_back({"window64", {{"encode_window", "64"}}, 0});
+    v.push_back({"window32_2d", {{"encode_window", "32"}, {"tile", "2d"}}, 0});
+    v.push_back({"window32_rht_sr", {{"encode_window", "32"}, {"rht", "true"}, {"rounding", "sr"}}, 1});
   }
   if (base.scale == ScaleFormat::e4m3 || base.scale == ScaleFormat::ufloat) {
     // Block-scale rounding, row scaling and, for nvfp4, e4m3 spelled as a ufloat (the same bits).

@@ -15,8 +15,10 @@
 namespace fp4lab {
 namespace {
 
-// Rows sharing one block scale: a 2D tile's height, else one.
-int64_t band_rows(const QuantSpec& spec) { return spec.tile == Tile::d2 ? spec.block : 1; }
+// Rows sharing one block scale: a 2D tile's height (or a W x W encode window's), else one.
+int64_t band_rows(const QuantSpec& spec) {
+  return spec.tile == Tile::d2 ? std::max(spec.block, spec.encode_window) : 1;
+}
 
 void check_shape(const QuantSpec& spec, int64_t rows, int64_t cols) {
   const std::string problem = validate(spec, rows, cols);

@@ -105,6 +105,9 @@ const std::vector<SpecField>& spec_fields() {
       enum_field("scale_round", "scale_round",
                  "e4m3/ufloat block scale rounded to nearest (even), up (no element clips) or down",
                  &QuantSpec::scale_round, true),
+      int_field("encode_window", "encode_window",
+                "NVFP4: elements along the last axis sharing one local S_enc (W x W for 2d tiles; 0: per tensor)",
+                &QuantSpec::encode_window, true),
   };
   return fields;
 }

@@ -46,6 +46,7 @@ std::string describe(const QuantSpec& s) {
   if (s.operand_dtype == OperandDtype::bf16) d += " bf16-in";
   if (s.source == CopySource::fprop) d += " from-fprop";
   if (s.scale_round != UfloatRounding::nearest) d += cat(" scale-", to_string(s.scale_round));
+  if (s.encode_window > 0) d += cat(" window", s.encode_window);
   return d;
 }
 
@@ -135,8 +136,6 @@ std::string validate(const QuantSpec& s, int64_t rows, int64_t cols) {
   const bool nvfp4 = s.element == ElementFormat::fp4_e2m1 && s.scale == ScaleFormat::e4m3 && s.block == 16;
   if (s.four_over_six != FourOverSix::off) {
     if (!nvfp4) return "4over6 needs NVFP4 (fp4_e2m1, block 16, e4m3 scales)";
-    if (s.rounding != Rounding::rne) return "4over6 picks between round-to-nearest candidates: it takes no stochastic rounding";
-    if (s.rht) return "4over6 with RHT is not defined (TE has no 4over6 path with RHT)";
   }
   if (s.four_over_six != FourOverSix::off && s.scale_round != UfloatRounding::nearest)
     return "4over6 rounds its candidate scales to nearest: it takes no scale_round";
@@ -146,6 +145,20 @@ std::string validate(const QuantSpec& s, int64_t rows, int64_t cols) {
     return "row_scaled needs NVFP4 (e4m3 or ufloat) scales with 1d blocks";
   if (s.scaling == Scaling::delayed && !(s.scale == ScaleFormat::fp32 && s.block == 0))
     return "delayed scaling needs a per-tensor fp32 scale (scale fp32, block 0)";
+  if (s.encode_window < 0) return cat("encode_window ", s.encode_window, " is negative");
+  if (s.encode_window > 0) {
+    if (!nvfp4) return "encode_window needs NVFP4 (fp4_e2m1, block 16, e4m3 scales)";
+    if (s.scale_round != UfloatRounding::nearest) return "encode_window rounds its block scales to nearest: it takes no scale_round";
+    if (s.four_over_six != FourOverSix::off || s.row_scaled)
+      return "encode_window replaces the tensor (or row) amax: it takes no 4over6 or row_scaled";
+    if (s.encode_window % s.block != 0)
+      return cat("encode_window ", s.encode_window, " is not a multiple of the block (", s.block, ")");
+    if (cols % s.encode_window != 0)
+      return cat("encode_window ", s.encode_window, " does not divide the last axis (", cols, ")");
+    if (s.tile == Tile::d2 && rows % s.encode_window != 0)
+      return cat("2d tiles take ", s.encode_window, "x", s.encode_window, " windows, which do not divide the first axis (",
+                 rows, ")");
+  }
   if (s.rht) {
     if (!is_power_of_two(s.rht_size) || s.rht_size < 2)
       return cat("rht_size ", s.rht_size, " is not a power of two >= 2");

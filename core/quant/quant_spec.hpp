@@ -177,6 +177,9 @@ struct QuantSpec {
   // How the fp32 block scale is rounded to an e4m3 or ufloat scale grid, then saturated: nearest
   // (even; TE), up (no element exceeds 6 unless the scale saturates: NUMERICS.md) or down.
   UfloatRounding scale_round = UfloatRounding::nearest;
+  int encode_window = 0;  // NVFP4 local encode scale: W elements along the last axis (W x W squares
+                          // for 2d tiles) share one fp32 S_enc from their own amax (TE's proposed
+                          // 1x64 local encode, NUMERICS.md); 0 = one S_enc per tensor
 
   bool quantized() const { return element != ElementFormat::none; }
   bool operator==(const QuantSpec&) const = default;
@@ -200,9 +203,10 @@ bool named_format(const std::string& name, QuantSpec& out);
 // ufloat grid passes ufloat_problem() and its fields stay at their defaults for other scales;
 // scale_round only on e4m3/ufloat scales; scale none needs block 0;
 // bf16/none take no scale or tile; rht_size a power of two >= 2 dividing cols; no rht on none;
-// 4over6 only on NVFP4 (fp4_e2m1/16 e4m3, rne, no rht, scale_round nearest); global_e4m3_max 448,
-// or 256 with 4over6; row_scaled only on 1D NVFP4 (e4m3 or ufloat); delayed scaling only with a
-// per-tensor fp32 scale.
+// 4over6 only on NVFP4 (fp4_e2m1/16 e4m3; with RNE or SR, with or without RHT; scale_round
+// nearest); global_e4m3_max 448, or 256 with 4over6; row_scaled only on 1D NVFP4 (e4m3 or ufloat);
+// delayed scaling only with a per-tensor fp32 scale; encode_window only on NVFP4 without 4over6 or
+// row_scaled, a multiple of the block dividing cols (and rows for 2D tiles).
 std::string validate(const QuantSpec& spec, int64_t rows, int64_t cols);
 
 }  // namespace fp4lab

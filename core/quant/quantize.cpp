@@ -243,11 +243,44 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   if (extra.reduce_amax && tensor_amax_first && !spec.row_scaled) amax = (*extra.reduce_amax)(amax);
   const TensorScaling tensor = tensor_scaling(spec, amax, delayed_scale);
   const BlockScaler scaler(spec, tensor);
-  // Block scales of 4over6 and row-scaled NVFP4: codes chosen block by block (4over6: the candidate
-  // with the smaller error over the block's rows of `x`), multipliers of the row's own tensor scaling.
-  const bool adaptive = spec.four_over_six != FourOverSix::off || spec.row_scaled;
+  // Window amaxes (encode_window): the max of the window's block amaxes, then for 2D the max over
+  // the window's W rows, stored on each of them.
+  const int64_t window = spec.encode_window, windows = window > 0 ? cols / window : 0;
+  std::vector<float> window_amax(static_cast<size_t>(rows * windows));
+  if (windows > 0) {
+    const int64_t blocks_per_window = window / span;
+#pragma omp parallel for schedule(static)
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t w = 0; w < windows; ++w) {
+        float m = 0.0f;
+        for (int64_t j = 0; j < blocks_per_window; ++j)
+          m = max_ignoring_nan(m, kept_block_amax[size_t(r * spans + w * blocks_per_window + j)]);
+        window_amax[size_t(r * windows + w)] = m;
+      }
+    if (spec.tile == Tile::d2)
+      for (int64_t r0 = 0; r0 < rows; r0 += window)
+        for (int64_t w = 0; w < windows; ++w) {
+          float m = 0.0f;
+          for (int64_t r = r0; r < r0 + window; ++r) m = max_ignoring_nan(m, window_amax[size_t(r * windows + w)]);
+          for (int64_t r = r0; r < r0 + window; ++r) window_amax[size_t(r * windows + w)] = m;
+        }
+  }
+  // Block scales of 4over6, row-scaled and windowed NVFP4: codes chosen block by block (4over6: the
+  // candidate with the smaller error over the block's rows of `x`), multipliers of the row's own
+  // tensor scaling or of the block's window.
+  const bool adaptive = spec.four_over_six != FourOverSix::off || spec.row_scaled || windows > 0;
   auto adaptive_scales = [&](const float* x, int64_t band_rows, const float* block_amax, int64_t first_row,
                              float* encode, float* decode, uint8_t* codes) {
+    if (windows > 0) {
+      for (int64_t b = 0; b < spans; ++b) {
+        const float w_amax = window_amax[size_t(first_row * windows + b * span / window)];
+        const BlockScale s = window_block_scale(spec, window_scaling(w_amax, spec.global_e4m3_max), block_amax[b]);
+        encode[b] = s.encode;
+        decode[b] = s.decode;
+        codes[b] = s.code;
+      }
+      return;
+    }
     const TensorScaling t = spec.row_scaled ? tensor_scaling(spec, unit_amax[first_row]) : tensor;
     for (int64_t b = 0; b < spans; ++b) {
       uint8_t code;
@@ -359,6 +392,7 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
     if (spec.row_scaled) extra.row_amax->assign(unit_amax.begin(), unit_amax.end());
     else extra.row_amax->clear();
   }
+  if (extra.window_amax) extra.window_amax->assign(window_amax.begin(), window_amax.end());
   if (extra.nonfinite) {
     bool any = has_codes && amax == std::numeric_limits<float>::infinity();  // an Inf input
     for (const RowStats& st : row_stats) any = any || st.any_nonfinite;
@@ -398,6 +432,7 @@ QuantizedTensor quantize_tensor(const std::vector<float>& x, int64_t rows, int64
   q.dequant.resize(x.size());
   QuantOutputs out{&q.codes, &q.scales, &q.global_amax, &q.stats};
   out.row_amax = &q.row_amax;
+  out.window_amax = &q.window_amax;
   quantize(x.data(), q.dequant.data(), rows, cols, spec, random, out);
   return q;
 }

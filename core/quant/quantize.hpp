@@ -68,6 +68,10 @@ struct QuantOutputs {
   const std::function<float(float)>* reduce_amax = nullptr;
   std::vector<float>* row_amax = nullptr;  // row-scaled NVFP4: each row's amax (its S_enc's); cleared
                                            // for every other spec
+  // NVFP4 with encode_window W: rows x (cols / W) window amaxes, unfloored (each window's S_enc is
+  // nvfp4_tensor_encode_scale(max(amax, 1e-12))); one per row even for 2D (W x W windows repeat
+  // theirs on each of their W rows). Cleared for every other spec.
+  std::vector<float>* window_amax = nullptr;
 };
 
 // out = dequant(quant(in)) for a rows x cols row-major matrix. With spec.rht, `out` (and codes,
@@ -98,6 +102,7 @@ struct QuantizedTensor {
   float global_amax = 0.f;
   std::vector<float> row_amax;  // row-scaled NVFP4 only
   QuantStats stats;
+  std::vector<float> window_amax;  // rows x cols / encode_window, NVFP4 with encode_window only
 };
 
 // quantize() of x [rows, cols] into a QuantizedTensor (same contract and exceptions).

@@ -107,6 +107,7 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
   if (extra.scales) extra.scales->assign(has_scale_bytes ? static_cast<size_t>(rows * blocks_per_row) : 0, 0);
   if (extra.global_amax) *extra.global_amax = amax;
   if (extra.row_amax) extra.row_amax->clear();
+  if (extra.window_amax) extra.window_amax->clear();
   const PhiloxStream stream(rnd);
   const float saturation_limit = element_max(spec.element);
 
@@ -130,10 +131,20 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
         t = tensor_scaling(spec, row_amax);
         if (extra.row_amax && b == 0) extra.row_amax->push_back(row_amax);
       }
-      const BlockScale scale =
-          spec.four_over_six != FourOverSix::off
-              ? block_scale_from_code(spec, t, four_over_six_code(x, cols, r, c0, block_amax, t, spec))
-              : block_scale(spec, t, block_amax);
+      BlockScale scale;
+      if (spec.four_over_six != FourOverSix::off)
+        scale = block_scale_from_code(spec, t, four_over_six_code(x, cols, r, c0, block_amax, t, spec));
+      else if (spec.encode_window == 0)
+        scale = block_scale(spec, t, block_amax);
+      else {  // the amax of the window holding the block: 1 x W, or W x W (2D)
+        const int64_t w = spec.encode_window, wc0 = c0 - c0 % w;
+        const int64_t wr0 = spec.tile == Tile::d2 ? r - r % w : r, wr1 = spec.tile == Tile::d2 ? wr0 + w : r + 1;
+        float window_amax = 0.0f;
+        for (int64_t rr = wr0; rr < wr1; ++rr)
+          for (int64_t c = wc0; c < wc0 + w; ++c) window_amax = abs_max(window_amax, x[rr * cols + c]);
+        if (extra.window_amax && c0 == wc0) extra.window_amax->push_back(window_amax);
+        scale = window_block_scale(spec, window_scaling(window_amax, spec.global_e4m3_max), block_amax);
+      }
       if (extra.scales && has_scale_bytes) (*extra.scales)[r * blocks_per_row + b] = scale.code;
       if (has_scale_bytes && r == r0 && block_amax > 0.0f) {  // a valid block (a tile: on its first row)
         const float s = decode_scale_code(spec, scale.code);

@@ -219,7 +219,8 @@ void write_vectors(const std::vector<std::string>& formats, const std::string& p
   int64_t written = 0;
   h5::write_file_atomically(path, [&](h5::File& file) {
     file.set_attr("/", "description",
-                  "fp4lab conformance vectors: /<format>/<variant>/<case>/{input, codes, scales, dequant}; "
+                  "fp4lab conformance vectors: /<format>/<variant>/<case>/{input, codes, scales, dequant, window_amax "
+                  "(encode_window variants)}; "
                   "each case group carries the spec and SR stream as attributes");
     const std::vector<ConformanceCase> cases = conformance_cases();
     for (const std::string& format : formats)

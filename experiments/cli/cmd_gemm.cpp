@@ -39,7 +39,8 @@ void run_gemm(const GemmOptions& o) {
     usage_error("A is " + std::to_string(m) + "x" + std::to_string(ka) + " and B " + std::to_string(n) + "x" +
                 std::to_string(kb) + ": the contraction axes (the last) differ");
   if (numerics == GemmNumerics::block_exact && !(fp4_blockable(sa) && fp4_blockable(sb) && sa.block == sb.block))
-    usage_error("block_exact needs both operands FP4 (E2M1) with E4M3 or UE8M0 block scales of one block size; got " +
+    usage_error("block_exact needs both operands FP4 (E2M1) with E4M3 or UE8M0 block scales of one block size and no "
+                "encode window; got " +
                 describe(sa) + " and " + describe(sb) + " (use --numerics dequant_fp32)");
 
   const QuantizedTensor qa = quantize_tensor(xa, m, ka, sa, QuantRandom{o.a.seed, 0, 0});

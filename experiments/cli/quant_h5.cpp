@@ -79,6 +79,7 @@ void write_quantized(h5::File& file, const std::string& group, const QuantizedTe
   if (!q.codes.empty()) file.write(prefix + "codes", q.codes, {rows, cols});
   if (!q.scales.empty()) file.write(prefix + "scales", q.scales, {rows, q.scales.size() / rows});
   file.write(prefix + "dequant", q.dequant, {rows, cols});
+  if (!q.window_amax.empty()) file.write(prefix + "window_amax", q.window_amax, {rows, q.window_amax.size() / rows});
   const std::string obj = group.empty() ? "/" : group;
   const QuantSpec& s = q.spec;
   file.set_attr(obj, "global_amax", static_cast<double>(q.global_amax));

@@ -94,6 +94,9 @@ py::dict quantize_py(py::array_t<float, py::array::c_style> x, const std::string
   out["global_amax"] = q.global_amax;
   out["row_amax"] = q.row_amax.empty() ? py::object(py::none())
                                        : py::object(to_array(q.row_amax, {py::ssize_t(q.row_amax.size())}));
+  out["window_amax"] = q.window_amax.empty()
+                          ? py::object(py::none())
+                          : py::object(to_array(q.window_amax, {rows, py::ssize_t(q.window_amax.size()) / rows}));
   out["format"] = describe(spec);
   out["spec"] = spec_dict(spec);
   out["seed"] = seed;

@@ -35,7 +35,8 @@ class Quantized:
     the raw block-scale bits (E4M3 or UE8M0; None without block scales); global_amax: the tensor's
     amax (after RHT when rht), from which NVFP4's per-tensor scale follows; row_amax: each row's amax
     (row-scaled NVFP4 only); format: a one-line description; spec: every quantizer field; stats:
-    amax, flushed, saturated, nonfinite, sqnr_db.
+    amax, flushed, saturated, nonfinite, sqnr_db; window_amax: float32 [rows, cols/encode_window],
+    each window's amax (NVFP4 with encode_window only; 2D windows repeat theirs on each row).
     """
 
     dequant: np.ndarray
@@ -47,6 +48,7 @@ class Quantized:
     spec: Dict[str, Any] = field(repr=False)
     seed: int = 0
     stats: Dict[str, Any] = field(default_factory=dict, repr=False)
+    window_amax: Optional[np.ndarray] = None
 
 
 def _as_float32_matrix(x) -> np.ndarray:
@@ -63,8 +65,8 @@ def quantize(x, format: str = "nvfp4", seed: int = 0, spec: Optional[Dict[str, A
 
     format: nvfp4, mxfp4, mxfp8, fp8_e4m3, fp8_e5m2, bf16 or fp32. seed: the stochastic rounding
     seed. options (see fp4lab.options()): block, scale, scale_rule, tile, rounding, rht, rht_size,
-    rht_seed, te_formula, four_over_six, global_e4m3_max, row_scaled, operand_dtype. Or, instead
-    of format and options, spec: one operand of a recipe (fp4lab.recipe(name)["quantized"]["fprop_x"])
+    rht_seed, te_formula, four_over_six, global_e4m3_max, row_scaled, operand_dtype, encode_window. Or,
+    instead of format and options, spec: one operand of a recipe (fp4lab.recipe(name)["quantized"]["fprop_x"])
     or a Quantized.spec. Raises ValueError with the command's message for an unknown option or
     value, or a shape the format cannot take. The GIL is released while the quantizer runs.
     """
