@@ -208,6 +208,8 @@ float decode_scale_code(const QuantSpec& spec, uint8_t code) {
 bool needs_tensor_amax(const QuantSpec& spec) {
   return spec.scale == ScaleFormat::e4m3 || spec.scale == ScaleFormat::ufloat ||
          (spec.scale == ScaleFormat::fp32 && spec.block == 0);
+}
+
 TensorScaling window_scaling(float window_amax, int q_max) {
   TensorScaling t;
   t.amax = std::fmax(window_amax, kWindowAmaxFloor);  // NaN ignored, as fmaxf in the kernel
