@@ -127,18 +127,24 @@ std::map<OperandUse, std::string> manifest_formats(const std::string& manifest) 
   return format;
 }
 
+struct FiniteMean {  // of the finite values added (NaN: not applicable, or an older file)
+  double n = 0, sum = 0;
+  void add(double v) {
+    if (std::isfinite(v)) n += 1, sum += v;
+  }
+  double mean() const { return n > 0 ? sum / n : kNaN; }
+};
+
+std::string tensor_name(const RunData& run, int32_t t) {
+  return t >= 0 && size_t(t) < run.meta.tensor_names.size() ? run.meta.tensor_names[size_t(t)]
+                                                            : std::string("#") + std::to_string(t);
+}
+
 }  // namespace
 
 std::vector<QuantSeries> quant_series(const std::vector<const RunData*>& runs, const std::vector<const Curves*>& curves) {
   // key = (role*2 + operand, format); per key: step -> sums over tensors and seeds. Tensors that ran
   // in different formats (a bf16 LM head, blocks kept in bf16) are separate series.
-  struct FiniteMean {  // of the finite values added (NaN: not applicable, or an older file)
-    double n = 0, sum = 0;
-    void add(double v) {
-      if (std::isfinite(v)) n += 1, sum += v;
-    }
-    double mean() const { return n > 0 ? sum / n : kNaN; }
-  };
   struct Acc {
     double n = 0, sqnr = 0, flushed = 0, saturated = 0;
     FiniteMean nv, mx, shrinkage, sr_k1, sr_k64;
@@ -200,6 +206,59 @@ std::vector<QuantSeries> quant_series(const std::vector<const RunData*>& runs, c
   return out;
 }
 
+RunFidelity last_fidelity(const RunData& run) {
+  RunFidelity f;
+  for (const auto& r : run.fidelity) f.step = std::max(f.step, r.step);
+  for (int role = 0; role < 3; ++role) {
+    RunFidelity::Role& out = f.role[role];
+    FiniteMean gain, rel_err, cosine, sr_bias, sr_rel_std;
+    for (const auto& r : run.fidelity) {
+      if (r.step != f.step || int(r.role) != role) continue;
+      gain.add(r.gain);
+      rel_err.add(r.rel_err);
+      cosine.add(r.cosine);
+      sr_bias.add(r.sr_bias);
+      sr_rel_std.add(r.sr_rel_std);
+      if (std::isfinite(r.gain) && !(r.gain >= out.lowest_gain)) out.lowest_gain = r.gain, out.lowest_layer = tensor_name(run, r.tensor);
+    }
+    if (role == int(GemmRole::wgrad)) f.n_layers = int(gain.n);
+    out.gain = gain.mean();
+    out.rel_err = rel_err.mean();
+    out.cosine = cosine.mean();
+    out.sr_bias = sr_bias.mean();
+    out.sr_rel_std = sr_rel_std.mean();
+  }
+  return f;
+}
+
+std::vector<LayerSeries> wgrad_gain_series(const std::vector<const RunData*>& runs) {
+  std::map<std::string, std::map<int64_t, std::pair<FiniteMean, int>>> by_layer;  // layer -> step -> (gain, runs)
+  for (const RunData* run : runs)
+    for (const auto& r : run->fidelity) {
+      if (r.role != GemmRole::wgrad) continue;
+      auto& [acc, n] = by_layer[tensor_name(*run, r.tensor)][r.step];
+      acc.add(r.gain);
+      ++n;
+    }
+  std::vector<LayerSeries> out;
+  if (runs.empty()) return out;
+  for (const auto& [layer, steps] : by_layer) {
+    LayerSeries s;
+    s.layer = layer;
+    for (const auto& [step, value] : steps) {
+      if (value.second != int(runs.size())) continue;  // a step some run lacks
+      s.step.push_back(step);
+      double tokens = kNaN;
+      for (const auto& st : runs.front()->steps)
+        if (st.step == step) tokens = double(st.tokens);
+      s.tokens.push_back(tokens);
+      s.values.push_back(value.first.mean());
+    }
+    if (!s.step.empty()) out.push_back(std::move(s));
+  }
+  return out;
+}
+
 RunGnr last_gnr(const RunData& run) {
   RunGnr g;
   for (const auto& r : run.gnr) g.step = std::max(g.step, r.step);
@@ -214,9 +273,7 @@ RunGnr last_gnr(const RunData& run) {
   for (const auto& [v, t] : values) sorted.push_back(v);
   g.median_gnr = median(sorted);
   for (const auto& [v, t] : values) g.n_below += v < kGnrThreshold;
-  const int32_t t = values.front().second;
-  g.lowest_layer = t >= 0 && size_t(t) < run.meta.tensor_names.size() ? run.meta.tensor_names[size_t(t)]
-                                                                      : std::string("#") + std::to_string(t);
+  g.lowest_layer = tensor_name(run, values.front().second);
   return g;
 }
 

@@ -1,8 +1,8 @@
 // One run's curves as the analysis reads them (steps cleaned, the training loss smoothed,
 // validation points deduplicated), and what the per-config summaries build from several runs:
-// bands over seeds, the quantization-statistics series and the gradient-to-noise summary of a
-// run's last telemetry step. Internal to the analysis layer (metrics.cpp); no report structure
-// beyond the series types of metrics.hpp.
+// bands over seeds, the quantization-statistics series, the gradient-to-noise and fidelity summaries of a
+// run's last telemetry step. Internal to the analysis layer (metrics.cpp; `fp4lab status RUN` prints
+// last_fidelity); no report structure beyond the series types of metrics.hpp.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -43,5 +43,23 @@ struct RunGnr {
   std::string lowest_layer;
 };
 RunGnr last_gnr(const RunData& run);
+
+// One run's fidelity records at its last telemetry step with any (n_layers = 0: none), per GEMM
+// role (index: GemmRole): means over the linear layers (sr_*: over the finite ones, NaN if none)
+// and the layer with the lowest gain.
+struct RunFidelity {
+  int64_t step = -1;
+  int n_layers = 0;
+  struct Role {
+    double gain = kNaN, rel_err = kNaN, cosine = kNaN, sr_bias = kNaN, sr_rel_std = kNaN;
+    double lowest_gain = kNaN;
+    std::string lowest_layer;
+  } role[3];
+};
+RunFidelity last_fidelity(const RunData& run);
+
+// Per linear layer, its wgrad gain against the fp32 replay at each telemetry step, averaged over
+// `runs` on the steps every run has (tokens from the first run's steps).
+std::vector<LayerSeries> wgrad_gain_series(const std::vector<const RunData*>& runs);
 
 }  // namespace fp4lab::analysis

@@ -311,17 +311,24 @@ void summarize_group(const AnalysisReport& rep, GroupResult& g) {
 }
 
 // A group's curves for the plots (smoothed loss, difference to the reference, validation loss,
-// quantization series) and its rows of the quantization and GNR summaries.
+// quantization series, wgrad gain per layer) and its rows of the quantization, GNR and fidelity
+// summaries.
 void group_series(const GridRuns& runs, const std::vector<Curves>& curves, AnalysisReport& rep, GroupResult& g) {
   std::vector<Series> loss_series, diff_series_v, val_series;
   std::vector<const RunData*> quant_runs;
   std::vector<const Curves*> quant_curves;
   std::vector<RunGnr> gnrs;
+  std::vector<RunFidelity> fidelities;
+  std::vector<const RunData*> fidelity_runs;
   for (int ci : g.cells) {
     const CellResult& c = rep.cells[ci];
     if (!c.included) continue;
     const RunData& run = *runs.cells[ci].run;
     if (const RunGnr rg = last_gnr(run); rg.n_layers > 0) gnrs.push_back(rg);
+    if (RunFidelity rf = last_fidelity(run); rf.n_layers > 0) {
+      fidelities.push_back(std::move(rf));
+      fidelity_runs.push_back(&run);
+    }
     const Curves& cv = curves[ci];
     Series s;
     for (const auto& st : cv.steps) s.steps.push_back(st.step);
@@ -360,6 +367,33 @@ void group_series(const GridRuns& runs, const std::vector<Curves>& curves, Analy
       if (rg.min_gnr < lowest) lowest = rg.min_gnr, s.lowest_layer = rg.lowest_layer;
     }
     rep.gnr_summary.push_back(s);
+  }
+  g.wgrad_gain = wgrad_gain_series(fidelity_runs);
+  for (const GemmRole role : {GemmRole::fprop, GemmRole::dgrad, GemmRole::wgrad}) {
+    if (fidelities.empty()) break;
+    // The mean over seeds of one per-run mean, of the runs where it is finite.
+    auto seed_mean = [&](double RunFidelity::Role::*member) {
+      double n = 0, sum = 0;
+      for (const RunFidelity& rf : fidelities)
+        if (const double v = rf.role[int(role)].*member; std::isfinite(v)) n += 1, sum += v;
+      return n > 0 ? sum / n : kNaN;
+    };
+    FidelitySummary s;
+    s.group = g.index;
+    s.role = role;
+    for (const RunFidelity& rf : fidelities) {
+      const RunFidelity::Role& f = rf.role[int(role)];
+      s.step = std::max(s.step, rf.step);
+      s.n_layers = std::max(s.n_layers, rf.n_layers);
+      if (std::isfinite(f.lowest_gain) && !(f.lowest_gain >= s.lowest_gain))
+        s.lowest_gain = f.lowest_gain, s.lowest_layer = f.lowest_layer;
+    }
+    s.gain = seed_mean(&RunFidelity::Role::gain);
+    s.rel_err = seed_mean(&RunFidelity::Role::rel_err);
+    s.cosine = seed_mean(&RunFidelity::Role::cosine);
+    s.sr_bias = seed_mean(&RunFidelity::Role::sr_bias);
+    s.sr_rel_std = seed_mean(&RunFidelity::Role::sr_rel_std);
+    rep.fidelity_summary.push_back(s);
   }
 }
 

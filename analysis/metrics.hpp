@@ -78,6 +78,13 @@ struct QuantSeries {  // one GEMM operand in one format, averaged over tensors (
   std::vector<double> bias_shrinkage, sr_rms_k1, sr_rms_k64;  // means of the finite values (SR operands only)
 };
 
+// One layer's value over training (a group's mean over seeds at each telemetry step).
+struct LayerSeries {
+  std::string layer;  // tensor name
+  std::vector<int64_t> step;
+  std::vector<double> tokens, values;
+};
+
 struct GroupResult {
   int index = 0;
   std::string label;  // "recipe=mxfp4, quant.block=32"
@@ -119,6 +126,7 @@ struct GroupResult {
   // reference, validation loss, quantization statistics.
   SeriesBand loss, diff, val;
   std::vector<QuantSeries> quant;
+  std::vector<LayerSeries> wgrad_gain;  // fidelity/ gain of each linear layer's dW vs the fp32 shadow
 };
 
 // The multi-budget form: configs that differ only in the budget key form a family; each budget's
@@ -157,6 +165,19 @@ struct GnrSummary {
   double min_gnr = kNaN, median_gnr = kNaN;
   double n_below = kNaN;      // layers below √3 (mean over seeds)
   std::string lowest_layer;   // the layer with the lowest GNR in the run where it is lowest
+};
+
+// Fidelity of the GEMM outputs against the fp32 replay of the step (run files' fidelity/) per group
+// and GEMM role at each cell's last telemetry step: means over the linear layers, averaged over the
+// group's seeds (sr_*: over the layers whose GEMM has an SR operand; NaN when none has).
+struct FidelitySummary {
+  int group = -1;
+  GemmRole role = GemmRole::fprop;
+  int64_t step = 0;  // the latest of the cells' last telemetry steps
+  int n_layers = 0;  // layers per run
+  double gain = kNaN, rel_err = kNaN, cosine = kNaN, sr_bias = kNaN, sr_rel_std = kNaN;
+  double lowest_gain = kNaN;  // the lowest layer gain in any seed
+  std::string lowest_layer;   // its layer
 };
 
 // A paired comparison between two configs of a grid (the `compare:` pairs and the claims'), seed
@@ -226,6 +247,7 @@ struct AnalysisReport {
   std::vector<BudgetFamily> budget_families;
   std::vector<QuantSummary> quant_summary;
   std::vector<GnrSummary> gnr_summary;
+  std::vector<FidelitySummary> fidelity_summary;  // per group, fprop, dgrad, wgrad
   std::vector<Comparison> comparisons;  // settings.compare, then each claim's pair not listed there
   std::vector<Claim> claims;            // the grid's claims (analysis.claims), for the findings
   std::vector<LadderResult> ladders;    // the grid's ladder, per context

@@ -323,6 +323,32 @@ std::vector<Script> quant_plots(const AnalysisReport& r, const PlotOptions& o) {
   return out;
 }
 
+// Per group, the wgrad gain of each linear layer against the fp32 replay over training.
+std::vector<Script> fidelity_plots(const AnalysisReport& r, const PlotOptions& o) {
+  std::vector<Script> out;
+  for (const auto& g : r.groups) {
+    if (g.wgrad_gain.empty()) continue;
+    std::ostringstream os, plot;
+    for (size_t l = 0; l < g.wgrad_gain.size(); ++l) {
+      const LayerSeries& s = g.wgrad_gain[l];
+      SeriesBand b;
+      b.step = s.step;
+      b.tokens = s.tokens;
+      b.mean = b.min = b.max = s.values;
+      write_band(os, tag("l", int64_t(l)), b, o.max_points, "tokens gain gain gain step");
+      plot << (l ? ", \\\n     " : "") << "$l" << l << " using 1:2 with linespoints lw 1.2 pt " << (l % 6) + 4
+           << " ps 0.5 lc rgb '" << kPalette[l % (sizeof kPalette / sizeof kPalette[0])] << "' title " << quote(s.layer);
+    }
+    os << "set title " << title("Weight-gradient gain against fp32 over training: " + g.label,
+                                "<dW, dW_fp32> / <dW_fp32, dW_fp32> per linear layer, mean over seeds") << "\n"
+       << "set logscale x\nset format x '%.0s%c'\nset autoscale xfix\nset key outside right font ',7'\n"
+       << "set xlabel 'tokens (log scale)'\nset ylabel 'wgrad gain'\n"
+       << "plot " << plot.str() << ", 1 with lines dt 2 lc rgb 'gray' notitle\n";
+    out.push_back({tag("fidelity_wgrad_g", g.index), os.str()});
+  }
+  return out;
+}
+
 // One of the scaling plots: per series, points with CI bars against N and the fitted curve over the
 // fitted sizes. `token`: the token multiplier 1 + gap (log y), else the loss gap in nats.
 Script scaling_plot(const ScalingReport& r, bool token) {
@@ -437,6 +463,7 @@ std::vector<std::string> plot_all(const AnalysisReport& r, const std::string& ou
   fs::create_directories(out_dir);
   std::vector<Script> scripts = {loss_plot(r, o), diff_plot(r, o), gaps_plot(r), token_gap_plot(r), budget_plot(r)};
   for (auto& q : quant_plots(r, o)) scripts.push_back(std::move(q));
+  for (auto& f : fidelity_plots(r, o)) scripts.push_back(std::move(f));
   std::vector<std::string> images;
   for (const auto& s : scripts) {
     if (s.name.empty()) continue;

@@ -205,6 +205,16 @@ void fields(const AnalysisReport& r, const GroupResult& g, V& v) {
   v("n_loss_inside", g.n_loss_inside);
   v("n_tokens_inside", g.n_tokens_inside);
   v("note", g.note, "note");
+  for (const FidelitySummary& f : r.fidelity_summary) {  // in JSON as the fidelity[] records
+    if (f.group != g.index) continue;
+    const std::string role = "fidelity_" + to_string(f.role);
+    v.csv((role + "_gain").c_str(), f.gain);
+    v.csv((role + "_rel_err").c_str(), f.rel_err);
+    v.csv((role + "_cosine").c_str(), f.cosine);
+    if (f.role != GemmRole::wgrad) continue;
+    v.csv((role + "_sr_bias").c_str(), f.sr_bias);
+    v.csv((role + "_sr_rel_std").c_str(), f.sr_rel_std);
+  }
 }
 
 template <class V>
@@ -347,6 +357,21 @@ void fields(const AnalysisReport& r, const QuantSummary& q, V& v) {
 }
 
 template <class V>
+void fields(const AnalysisReport& r, const FidelitySummary& f, V& v) {
+  v("group", label_of(r, f.group));
+  v("role", to_string(f.role));
+  v("step", f.step);
+  v("n_layers", f.n_layers);
+  v("gain", f.gain);
+  v("rel_err", f.rel_err);
+  v("cosine", f.cosine);
+  v("sr_bias", f.sr_bias);
+  v("sr_rel_std", f.sr_rel_std);
+  v("lowest_gain", f.lowest_gain);
+  v("lowest_layer", f.lowest_layer);
+}
+
+template <class V>
 void fields(const AnalysisReport& r, const GnrSummary& g, V& v) {
   v("group", label_of(r, g.group));
   v("step", g.step);
@@ -403,7 +428,9 @@ const std::vector<std::string> kCsvColumns = {
     "conv_rel_pct_ci_high", "window_step_lo", "window_step_hi", "window_tokens_lo", "window_tokens_hi", "target",
     "tokens_to_target", "baseline_tokens_to_target", "token_gap", "token_gap_censored", "token_gap_ci_low",
     "token_gap_ci_high", "entropy_gap", "recovered_fraction", "coverage", "note", "loss_spread", "loss_spread_pct",
-    "tokens_spread", "tokens_spread_pct"};
+    "tokens_spread", "tokens_spread_pct", "fidelity_fprop_gain", "fidelity_fprop_rel_err", "fidelity_fprop_cosine",
+    "fidelity_dgrad_gain", "fidelity_dgrad_rel_err", "fidelity_dgrad_cosine", "fidelity_wgrad_gain",
+    "fidelity_wgrad_rel_err", "fidelity_wgrad_cosine", "fidelity_wgrad_sr_bias", "fidelity_wgrad_sr_rel_std"};
 
 // Collects one CSV row (columns the record does not fill stay empty) and its vary map.
 class CsvFields {
@@ -592,6 +619,7 @@ std::string to_json(const AnalysisReport& r) {
   json_records(j, "comparisons", r, r.comparisons);
   json_records(j, "quant", r, r.quant_summary);
   json_records(j, "gnr", r, r.gnr_summary);
+  json_records(j, "fidelity", r, r.fidelity_summary);
   json_ladders(j, r);
   j.end_object();
   return j.str();
@@ -952,6 +980,29 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
          {"layers < √3", [](const GnrSummary& g) { return fixed(g.n_below, 1); }},
          {"lowest layer", [](const GnrSummary& g) { return g.lowest_layer; }}},
         all(r.gnr_summary));
+    md << "\n";
+  }
+
+  if (!r.fidelity_summary.empty()) {
+    md << "## Fidelity of the GEMM outputs against an fp32 replay (last telemetry step)\n\n";
+    md << "Each telemetry step is replayed with every GEMM in fp32 (same weights, same batch). Per GEMM output g "
+          "(fprop Y, dgrad dX, wgrad dW) against the replay's g_ref: gain ⟨g, g_ref⟩/⟨g_ref, g_ref⟩ (below 1: the "
+          "quantized GEMMs shrink it), relative error ‖g − g_ref‖/‖g_ref‖ and cosine; means over the linear layers, "
+          "averaged over seeds. SR bias and spread: the GEMMs with a stochastically rounded operand, recomputed with 8 "
+          "fresh draws on the same inputs, ‖mean − fp32‖/‖fp32‖ and the draw-to-draw spread (an unbiased rounding "
+          "leaves the bias at spread/√8).\n\n";
+    md << table<FidelitySummary>(
+        {{"config", [&](const FidelitySummary& f) { return group_name(r, f.group); }},
+         {"GEMM", [](const FidelitySummary& f) { return to_string(f.role); }},
+         {"step", [](const FidelitySummary& f) { return std::to_string(f.step); }},
+         {"layers", [](const FidelitySummary& f) { return std::to_string(f.n_layers); }},
+         {"gain", [](const FidelitySummary& f) { return fixed(f.gain, 4); }},
+         {"rel. error", [](const FidelitySummary& f) { return fixed(f.rel_err, 4); }},
+         {"cosine", [](const FidelitySummary& f) { return fixed(f.cosine, 4); }},
+         {"SR bias", [](const FidelitySummary& f) { return fixed(f.sr_bias, 4); }},
+         {"SR spread", [](const FidelitySummary& f) { return fixed(f.sr_rel_std, 4); }},
+         {"lowest gain", [](const FidelitySummary& f) { return fixed(f.lowest_gain, 4) + " " + f.lowest_layer; }}},
+        all(r.fidelity_summary));
     md << "\n";
   }
 

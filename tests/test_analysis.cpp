@@ -209,7 +209,8 @@ struct RunSpec {
   double val_offset = 0.1;
   double final_val = NAN;    // overrides the last validation loss
   bool quant = true;
-  bool gnr = false;  // gnr/ records with the quant records: tensor 0 at 1.0 (below √3), tensor 1 at 5.0
+  bool gnr = false;  // gnr/ records with the quant records: tensor 0 at 1.0 (below √3), tensor 1 at 5.0,
+                     // and fidelity/ records (fidelity_at)
   std::string config = "model: tiny\n";
   std::string coverage;
   std::string manifest;  // the run file's recipe_manifest (YAML)
@@ -221,6 +222,19 @@ RunSpec spec(const std::string& id, double shift = 0) {
   s.id = id;
   s.shift = shift;
   return s;
+}
+
+// Fidelity records of step s: gain 0.99 (fprop), 0.97 (dgrad), 0.9 / 0.95 (wgrad of tensors 0 / 1);
+// rel_err 1 − gain; cosine 0.99; SR split on tensor 1's wgrad only.
+std::vector<FidelityRecord> fidelity_at(int64_t s) {
+  std::vector<FidelityRecord> out;
+  for (int32_t t = 0; t < 2; ++t)
+    for (const GemmRole role : {GemmRole::fprop, GemmRole::dgrad, GemmRole::wgrad}) {
+      const float gain = role == GemmRole::fprop ? 0.99f : role == GemmRole::dgrad ? 0.97f : t == 0 ? 0.9f : 0.95f;
+      const bool sr = t == 1 && role == GemmRole::wgrad;
+      out.push_back(FidelityRecord{s, t, role, 1 - gain, gain, 0.99f, sr ? 0.02f : kNaN, sr ? 0.1f : kNaN});
+    }
+  return out;
 }
 
 void write_run(const fs::path& dir, const RunSpec& spec) {
@@ -256,6 +270,7 @@ void write_run(const fs::path& dir, const RunSpec& spec) {
           }
       w.add_quant_stats(q);
       if (spec.gnr) w.add_gnr({GnrRecord{s, 0, 0.5f, 0.01f, 1.0f}, GnrRecord{s, 1, 2.0f, 0.01f, 5.0f}});
+      if (spec.gnr) w.add_fidelity(fidelity_at(s));
     }
   }
   if (spec.status != RunStatus::running)
@@ -834,6 +849,44 @@ TEST_F(AnalysisTest, PrecisionSwitchRecoveredFractionCoverageAndGnr) {
   EXPECT_NE(json.find("\"switch_reference\": \"precision=nvfp4\""), std::string::npos);
   EXPECT_NE(json.find("\"n_below_threshold\": 1"), std::string::npos);
   EXPECT_NE(csv.find(",recovered_fraction,coverage,note"), std::string::npos);
+
+  // Fidelity: per config and GEMM the layer means at the last telemetry step, the lowest layer,
+  // the wgrad gain per layer over training, and the CSV columns at the end.
+  ASSERT_EQ(r.fidelity_summary.size(), 6u);  // the two nvfp4 configs x three GEMMs
+  for (const auto& f : r.fidelity_summary) {
+    EXPECT_EQ(f.step, 200);
+    EXPECT_EQ(f.n_layers, 2);
+    EXPECT_NEAR(f.cosine, 0.99, 1e-6);
+    if (f.role != GemmRole::wgrad) {
+      EXPECT_TRUE(std::isnan(f.sr_bias));
+      continue;
+    }
+    EXPECT_NEAR(f.gain, 0.925, 1e-6);
+    EXPECT_NEAR(f.rel_err, 0.075, 1e-6);
+    EXPECT_NEAR(f.sr_bias, 0.02, 1e-6);  // tensor 1 alone
+    EXPECT_NEAR(f.sr_rel_std, 0.1, 1e-6);
+    EXPECT_NEAR(f.lowest_gain, 0.9, 1e-6);
+    EXPECT_EQ(f.lowest_layer, "layers.0.mlp.up_proj");
+  }
+  ASSERT_EQ(plain.wgrad_gain.size(), 2u);
+  EXPECT_EQ(plain.wgrad_gain[0].layer, "layers.0.mlp.down_proj");  // by name
+  EXPECT_EQ(plain.wgrad_gain[0].step, (std::vector<int64_t>{40, 80, 120, 160, 200}));
+  EXPECT_NEAR(plain.wgrad_gain[1].values.back(), 0.9, 1e-6);
+  EXPECT_EQ(plain.wgrad_gain[1].tokens.back(), 200.0 * RunSpec{}.tokens_per_step);
+  EXPECT_NE(md.find("| precision=nvfp4 | wgrad | 200 | 2 | 0.9250 | 0.0750 | 0.9900 | 0.0200 | 0.1000 | 0.9000 "
+                    "layers.0.mlp.up_proj |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(json.find("\"lowest_layer\": \"layers.0.mlp.up_proj\""), std::string::npos);
+  EXPECT_NE(csv.find(",tokens_spread_pct,fidelity_fprop_gain,"), std::string::npos);
+  EXPECT_NE(csv.find(",fidelity_wgrad_sr_bias,fidelity_wgrad_sr_rel_std"), std::string::npos);
+  if (gnuplot_available()) {
+    PlotOptions o;
+    o.svg = false;
+    const auto files = plot_all(r, (dir_ / "plots").string(), o);
+    const std::string png = (dir_ / "plots" / ("fidelity_wgrad_g" + std::to_string(plain.index) + ".png")).string();
+    EXPECT_TRUE(std::find(files.begin(), files.end(), png) != files.end()) << png;
+  }
 }
 
 TEST_F(AnalysisTest, JsonMarkdownAndCsvAgree) {

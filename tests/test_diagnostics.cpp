@@ -1,13 +1,16 @@
 // Diagnostics on the tiny model: recipes quantizing nothing are refused; coverage matches the GEMM
 // operand count and survives a resume; the sentinel locates an injected NaN exactly; flushes count
 // -0; telemetry and GNR records are complete; the fingerprint is thread-stable and format-sensitive;
-// precision schedules switch at exactly the stated token, also across a resume.
+// precision schedules switch at exactly the stated token, also across a resume; the fidelity records
+// against the fp32 shadow have their known gains and leave the trajectory bit-identical.
 #include <gtest/gtest.h>
 #include <omp.h>
 #include <sys/wait.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -397,6 +400,115 @@ TEST(Diagnostics, TelemetryAndLayerNormsAreComplete) {
   ASSERT_FALSE(fd.gnr.empty());
   for (const auto& g : fd.gnr) EXPECT_EQ(g.gnr, INFINITY);
   EXPECT_EQ(fd.meta.coverage.rfind("0/14 linear layers quantized", 0), 0u) << fd.meta.coverage;
+}
+
+// ---- fidelity against the fp32 shadow
+
+// One telemetry step of a 2-block model (d_model 64) on fixed tokens: the fidelity records.
+std::vector<FidelityRecord> fidelity_of(const Config& c, std::optional<OutputScaleProbe> probe = std::nullopt) {
+  Model m(c.model, run_recipe(c));
+  m.init_parameters(1);
+  m.set_data_parallel(c.train.batch_shards, nullptr);
+  m.set_output_scale_probe(probe);
+  std::vector<int32_t> tokens(size_t(kBatch) * (kSeqLen + 1));
+  for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = int32_t((i * 7 + i / 5) % 8);
+  std::vector<QuantStatRecord> quant;
+  std::vector<FidelityRecord> fidelity;
+  StepTelemetry tel;
+  tel.quant_stats = true;
+  tel.quant = &quant;
+  tel.fidelity = &fidelity;
+  m.forward_backward(tokens.data(), kBatch, kSeqLen, c.train.seed, 1, 0, &tel);
+  EXPECT_EQ(fidelity.size(), m.linear_names().size() * kGemmRoles);
+  return fidelity;
+}
+
+// The fp32 recipe against its fp32 shadow: gain 1, error 0; a GEMM output the training pass scales
+// by c (a testing probe) has gain c, relative error |1 − c| and cosine 1, and leaves the others exact.
+TEST(Fidelity, KnownGainOfAScaledGemmOutput) {
+  const Config c = tiny("fp32", 1);
+  for (const auto& f : fidelity_of(c)) {
+    EXPECT_EQ(f.gain, 1.0f) << f.tensor << " " << to_string(f.role);
+    EXPECT_EQ(f.rel_err, 0.0f);
+    EXPECT_NEAR(f.cosine, 1.0f, 1e-6f);
+    EXPECT_TRUE(std::isnan(f.sr_bias) && std::isnan(f.sr_rel_std));  // no SR operand
+  }
+  Model probe_model(c.model, run_recipe(c));
+  const int down = linear_index(probe_model, "layers.0.mlp.down_proj");
+  const int head = linear_index(probe_model, "lm_head");
+  EXPECT_THROW(probe_model.set_output_scale_probe(OutputScaleProbe{down, GemmRole::dgrad, 0.5f}), std::invalid_argument);
+  constexpr float kC = 0.75f;
+  // dW of one layer: nothing downstream of it in the step.
+  for (const auto& f : fidelity_of(c, OutputScaleProbe{down, GemmRole::wgrad, kC})) {
+    const bool scaled = f.tensor == down && f.role == GemmRole::wgrad;
+    EXPECT_NEAR(f.gain, scaled ? kC : 1.0f, 1e-6f) << f.tensor << " " << to_string(f.role);
+    EXPECT_NEAR(f.rel_err, scaled ? 1.0f - kC : 0.0f, 1e-6f);
+    EXPECT_NEAR(f.cosine, 1.0f, 1e-6f);
+  }
+  // Y of the LM head (the logits): every forward output before it is exact.
+  for (const auto& f : fidelity_of(c, OutputScaleProbe{head, GemmRole::fprop, kC})) {
+    if (f.role != GemmRole::fprop) continue;
+    EXPECT_NEAR(f.gain, f.tensor == head ? kC : 1.0f, 1e-6f) << f.tensor;
+    EXPECT_NEAR(f.rel_err, f.tensor == head ? 1.0f - kC : 0.0f, 1e-6f);
+    EXPECT_NEAR(f.cosine, 1.0f, 1e-6f);
+  }
+}
+
+// nvfp4 against the shadow: close but not exact; the SR bias/variance split exists exactly for the
+// GEMMs with a stochastically rounded operand (dgrad and wgrad of the quantized layers).
+TEST(Fidelity, Nvfp4RecordsAreCloseAndSplitSrGemms) {
+  const Config c = tiny("nvfp4", 1);
+  Model names_model(c.model, run_recipe(c));
+  const int head = linear_index(names_model, "lm_head");
+  for (const auto& f : fidelity_of(c)) {
+    const std::string what = names_model.linear_names()[size_t(f.tensor)] + " " + to_string(f.role);
+    EXPECT_GT(f.rel_err, 0.0f) << what;
+    EXPECT_LT(f.rel_err, 0.5f) << what;
+    EXPECT_GT(f.gain, 0.8f) << what;
+    EXPECT_LT(f.gain, 1.2f) << what;
+    EXPECT_GT(f.cosine, 0.85f) << what;
+    EXPECT_LE(f.cosine, 1.0f) << what;
+    const bool sr = f.tensor != head && f.role != GemmRole::fprop;
+    EXPECT_EQ(std::isfinite(f.sr_bias), sr) << what;
+    EXPECT_EQ(std::isfinite(f.sr_rel_std), sr) << what;
+    if (sr) {  // the bias holds the round-to-nearest operand's error too: of the order of rel_err
+      EXPECT_GT(f.sr_rel_std, 0.0f) << what;
+      EXPECT_GT(f.sr_bias, 0.0f) << what;
+      EXPECT_LT(f.sr_bias, 0.5f) << what;
+    }
+  }
+}
+
+// The shadow changes nothing: losses, weights, quant and GNR records are bit-identical with
+// train.fidelity on and off, and the key's default leaves the config id as it was.
+TEST(Fidelity, TrajectoryIsBitIdenticalWithTheShadowOnOrOff) {
+  const std::string dir = temp_dir("fidelity");
+  const Config on = tiny("nvfp4", 6);
+  const Config off = tiny("nvfp4", 6, {"train.fidelity=false"});
+  EXPECT_EQ(config_id(on), config_id(tiny("nvfp4", 6, {"train.fidelity=true"})));
+  EXPECT_EQ(canonical_yaml(on).find("fidelity"), std::string::npos);
+  EXPECT_NE(config_id(on), config_id(off));
+  ASSERT_EQ(run(on, dir + "/on.h5").status, RunStatus::done);
+  ASSERT_EQ(run(off, dir + "/off.h5").status, RunStatus::done);
+  const RunData a = read_run(dir + "/on.h5"), b = read_run(dir + "/off.h5");
+  EXPECT_EQ(a.fidelity.size(), 3 * a.gnr.size());  // three GEMMs per layer and telemetry step
+  EXPECT_TRUE(b.fidelity.empty());
+  ASSERT_EQ(a.steps.size(), b.steps.size());
+  for (size_t i = 0; i < a.steps.size(); ++i) {
+    EXPECT_EQ(a.steps[i].train_loss, b.steps[i].train_loss) << i;
+    EXPECT_EQ(a.steps[i].grad_norm, b.steps[i].grad_norm) << i;
+  }
+  ASSERT_EQ(a.quant.size(), b.quant.size());
+  for (size_t i = 0; i < a.quant.size(); ++i) {
+    EXPECT_EQ(std::bit_cast<uint32_t>(a.quant[i].sqnr_db), std::bit_cast<uint32_t>(b.quant[i].sqnr_db)) << i;
+    EXPECT_EQ(std::bit_cast<uint32_t>(a.quant[i].sr_rms_k64), std::bit_cast<uint32_t>(b.quant[i].sr_rms_k64)) << i;
+  }
+  ASSERT_EQ(a.gnr.size(), b.gnr.size());
+  for (size_t i = 0; i < a.gnr.size(); ++i) EXPECT_EQ(a.gnr[i].gnr, b.gnr[i].gnr) << i;
+  Model ma(on.model, run_recipe(on)), mb(off.model, run_recipe(off));
+  load_checkpoint(final_checkpoint_path_for(dir + "/on.h5"), ma, nullptr);
+  load_checkpoint(final_checkpoint_path_for(dir + "/off.h5"), mb, nullptr);
+  EXPECT_EQ(std::memcmp(ma.param_data(), mb.param_data(), sizeof(float) * size_t(ma.num_params())), 0);
 }
 
 // ---- fingerprint

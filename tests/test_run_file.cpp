@@ -71,19 +71,29 @@ std::vector<GnrRecord> gnr_at(int64_t s) {
   return out;
 }
 
+std::vector<FidelityRecord> fidelity_at(int64_t s) {
+  std::vector<FidelityRecord> out;
+  for (int32_t t = 0; t < 3; ++t)
+    for (uint8_t r = 0; r < 3; ++r)
+      out.push_back(FidelityRecord{s, t, static_cast<GemmRole>(r), 0.01f * (r + 1), 1.0f - 0.01f * t, 0.99f,
+                                   r == 2 ? 0.002f * s : NAN, r == 2 ? 0.1f : NAN});
+  return out;
+}
+
 std::vector<LayerNormRecord> norms_at(int64_t s) {
   std::vector<LayerNormRecord> out;
   for (int32_t t = 0; t < 3; ++t) out.push_back(LayerNormRecord{s, t, 0.1f * t, 0.01f * s, 1.0f, 2.0f});
   return out;
 }
 
-// Writes steps 1..n, val every 25 steps, quant and gnr every 10, layer norms every 5.
+// Writes steps 1..n, val every 25 steps, quant, gnr and fidelity every 10, layer norms every 5.
 void write_steps(RunWriter& w, int64_t from, int64_t to) {
   for (int64_t s = from; s <= to; ++s) {
     w.add_step(step_at(s));
     if (s % 25 == 0) w.add_val(ValRecord{s, s * 512, 4.0 / std::sqrt(static_cast<double>(s))});
     if (s % 10 == 0) w.add_quant_stats(quant_at(s));
     if (s % 10 == 0) w.add_gnr(gnr_at(s));
+    if (s % 10 == 0) w.add_fidelity(fidelity_at(s));
     if (s % 5 == 0) w.add_layer_norms(norms_at(s));
   }
 }
@@ -130,6 +140,17 @@ TEST_F(RunFileTest, RoundTripEveryTableAndAttribute) {
   EXPECT_EQ(d.gnr[3 * 4 + 2].grad_norm, 1.5f);
   EXPECT_EQ(d.gnr[3 * 4 + 2].noise_rms, 0.05f);
   EXPECT_EQ(d.gnr[3 * 4 + 2].gnr, 6.0f);
+  ASSERT_EQ(d.fidelity.size(), 20u * 9u);
+  const FidelityRecord& fr = d.fidelity[9 * 4 + 3 * 1 + 2];  // step 50, tensor 1, wgrad
+  EXPECT_EQ(fr.step, 50);
+  EXPECT_EQ(fr.tensor, 1);
+  EXPECT_EQ(fr.role, GemmRole::wgrad);
+  EXPECT_EQ(fr.rel_err, 0.01f * 3);
+  EXPECT_EQ(fr.gain, 1.0f - 0.01f);
+  EXPECT_EQ(fr.cosine, 0.99f);
+  EXPECT_EQ(fr.sr_bias, 0.002f * 50);
+  EXPECT_EQ(fr.sr_rel_std, 0.1f);
+  EXPECT_TRUE(std::isnan(d.fidelity[9 * 4].sr_bias));
   EXPECT_EQ(d.meta.fingerprint, m.fingerprint);
   EXPECT_EQ(d.meta.data_source, m.data_source);
   EXPECT_EQ(d.meta.data_files, m.data_files);
@@ -237,6 +258,7 @@ TEST_F(RunFileTest, ReopenTruncatesEverySeriesThenContinues) {
     ASSERT_EQ(mid.layer_norms.size(), 10u * 3u);
     EXPECT_EQ(mid.layer_norms.back().step, 50);
     ASSERT_EQ(mid.gnr.size(), 5u * 3u);
+    ASSERT_EQ(mid.fidelity.size(), 5u * 9u);
     write_steps(w, 51, 120);
     w.set_status(RunStatus::done, 120);
   }
@@ -248,6 +270,7 @@ TEST_F(RunFileTest, ReopenTruncatesEverySeriesThenContinues) {
   EXPECT_EQ(d.quant.size(), 12u * 18u);
   EXPECT_EQ(d.layer_norms.size(), 24u * 3u);
   EXPECT_EQ(d.gnr.size(), 12u * 3u);
+  EXPECT_EQ(d.fidelity.size(), 12u * 9u);
   EXPECT_EQ(d.meta.cell_id, "c0ffee12");
   // Reopening at a step before any record empties the series.
   { auto w = RunWriter::reopen(file, 0); }
@@ -357,15 +380,17 @@ TEST_F(RunFileTest, TablesHaveNetcdfDimensionScales) {
   }
   {
     const auto f = h5::File::open_ro(file);
-    EXPECT_EQ(f.attr_int("/", "schema_version"), 5);
+    EXPECT_EQ(f.attr_int("/", "schema_version"), kRunSchemaVersion);
     const std::vector<std::pair<std::string, std::vector<std::string>>> tables = {
         {"steps", {"tokens", "train_loss", "lr", "grad_norm", "step_seconds", "tokens_per_second", "model_tflops"}},
         {"val", {"tokens", "loss"}},
         {"quant", {"tensor", "role", "operand", "amax", "sqnr_db", "whatif_nvfp4_sqnr_db", "bias_mean", "sr_rms_k64"}},
         {"layers", {"tensor", "grad_norm", "update_norm", "adam_m_norm", "adam_v_norm"}},
-        {"gnr", {"tensor", "grad_norm", "noise_rms", "gnr"}}};
+        {"gnr", {"tensor", "grad_norm", "noise_rms", "gnr"}},
+        {"fidelity", {"tensor", "role", "rel_err", "gain", "cosine", "sr_bias", "sr_rel_std"}}};
     const std::map<std::string, std::string> coordinates = {
-        {"steps", "tokens"}, {"val", "tokens"}, {"quant", "tensor role operand"}, {"layers", "tensor"}, {"gnr", "tensor"}};
+        {"steps", "tokens"}, {"val", "tokens"},   {"quant", "tensor role operand"},
+        {"layers", "tensor"}, {"gnr", "tensor"}, {"fidelity", "tensor role"}};
     for (const auto& [table, columns] : tables) {
       const std::string dim = table + "/step";
       EXPECT_TRUE(f.is_dimension_scale(dim)) << dim;
@@ -424,6 +449,7 @@ TEST_F(RunFileTest, Schema4FileReadsAnalysesAndResumes) {
   EXPECT_EQ(d.quant.size(), 270u);  // steps 1, 4, 8: 15 linear layers x 3 GEMMs x 2 operands
   EXPECT_EQ(d.layer_norms.size(), 168u);
   EXPECT_EQ(d.gnr.size(), 45u);
+  EXPECT_TRUE(d.fidelity.empty());  // schema 6
   EXPECT_FALSE(std::isnan(d.quant.back().bias_mean));
   EXPECT_EQ(h5::File::open_ro(committed.string()).dimension_scales("steps/train_loss"), std::vector<std::string>{""});
 
@@ -446,6 +472,8 @@ TEST_F(RunFileTest, Schema4FileReadsAnalysesAndResumes) {
   const auto f = h5::File::open_ro(file);
   EXPECT_EQ(f.dimension_scales("steps/train_loss"), std::vector<std::string>{"/steps/step"});
   EXPECT_EQ(f.dimension_scales("gnr/gnr"), std::vector<std::string>{"/gnr/step"});
+  EXPECT_EQ(f.dimension_scales("fidelity/gain"), std::vector<std::string>{"/fidelity/step"});  // the upgrade adds it
+  EXPECT_TRUE(resumed.fidelity.empty());
   EXPECT_EQ(f.attr_string("steps/train_loss", "coordinates"), "tokens");
 }
 
@@ -473,9 +501,9 @@ TEST_F(RunFileTest, EveryGroupOpensInXarray) {
   std::stringstream out;
   out << std::ifstream(path("xarray.txt")).rdbuf();
   ASSERT_EQ(rc, 0) << cmd << "\n" << out.str();
-  EXPECT_NE(out.str().find("trained.h5 opens in xarray: / /gnr /layers /quant /steps /val"), std::string::npos)
+  EXPECT_NE(out.str().find("trained.h5 opens in xarray: / /fidelity /gnr /layers /quant /steps /val"), std::string::npos)
       << out.str();
-  EXPECT_NE(out.str().find("sentinel.h5 opens in xarray: / /gnr /layers /quant /sentinel /steps /val"),
+  EXPECT_NE(out.str().find("sentinel.h5 opens in xarray: / /fidelity /gnr /layers /quant /sentinel /steps /val"),
             std::string::npos)
       << out.str();
 }

@@ -19,7 +19,7 @@ except ImportError as e:
              "python3-h5py and python3-pandas (scripts/setup.sh --tests installs them)")
 
 COORDS = {"steps": {"tokens"}, "val": {"tokens"}, "quant": {"tensor", "role", "operand"},
-          "layers": {"tensor"}, "gnr": {"tensor"}}
+          "layers": {"tensor"}, "gnr": {"tensor"}, "fidelity": {"tensor", "role"}}
 
 
 def fail(path, group, what):

@@ -240,6 +240,11 @@ FieldTable make_table() {
             "in a fixed tree, so a run under mpirun is bit-identical for any rank count dividing it",
             [](Config& c) -> int& { return c.train.batch_shards; });
   t.omit_default = true;
+  t.add_bool("train.fidelity",
+             "at each telemetry step, replay the step with every GEMM in fp32 and record each GEMM output's gain, "
+             "relative error and cosine against it, and the bias/variance split of stochastic rounding (the training "
+             "trajectory is the same either way)",
+             [](Config& c) -> bool& { return c.train.fidelity; });
   t.add_int("train.ranks",
             "MPI ranks a grid cell trains on, data parallel (fp4lab run starts it under mpirun, fp4lab slurm under srun); "
             "must divide train.batch_shards",

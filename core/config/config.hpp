@@ -51,6 +51,7 @@ struct TrainConfig {
   int64_t val_interval_tokens = 1 << 17;
   int64_t val_tokens = 1 << 14;
   int telemetry_interval = 50;   // steps between telemetry (quant/, gnr/ in the run file; 0 = off)
+  bool fidelity = true;          // telemetry steps also replay the step in fp32 (fidelity/ in the run file)
   int checkpoint_interval = 50;  // steps between checkpoints (0 = only at the end)
   int batch_shards = 4;          // data parallelism: gradients are summed over this many shards of
                                  // the batch (a power of two) in a fixed tree, so 1, 2, 4 ranks give

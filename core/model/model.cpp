@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <numbers>
 #include <stdexcept>
 #include <utility>
@@ -202,7 +203,23 @@ struct Model::Impl {
   StepTelemetry* telemetry = nullptr;
   bool training = false;
   std::optional<NonfiniteProbe> probe;  // testing only
+  std::optional<OutputScaleProbe> scale_probe;  // testing only
   std::vector<float> wgrad_reference;   // telemetry: dW from fp32 operands
+
+  // Fidelity telemetry (StepTelemetry::fidelity). A pass with keep_outputs keeps each linear's GEMM
+  // outputs (fprop Y [M, N]; dgrad its own dX [M, K]; wgrad dW [N, K] summed over this rank's
+  // shards) and, in training, the SR bias/variance split of each GEMM. `shadow` is the fp32 model
+  // that replays a telemetry step (its parameters copied in); it scales its loss gradient by the
+  // rank count of the step it replays (replayed_ranks), as that step's cross-entropy did.
+  struct GemmOutputs {
+    std::vector<float> out[kGemmRoles];
+    SrSplit sr[kGemmRoles];
+  };
+  bool keep_outputs = false;
+  std::vector<GemmOutputs> outputs;  // per linear
+  std::vector<float> dx_before;      // bwd: dX before this linear added its part
+  std::unique_ptr<Impl> shadow;
+  int replayed_ranks = 0;  // a shadow: the replayed step's rank count (0: not a shadow)
 
   std::vector<GemmUse> uses;
   std::vector<int64_t> last_use;  // per (linear, role, operand): index into `uses`, -1 if none
@@ -352,6 +369,8 @@ struct Model::Impl {
     step = pass_step;
     telemetry = tel && tel->quant_stats && tel->quant ? tel : nullptr;
     training = train_pass;
+    keep_outputs = telemetry && telemetry->fidelity;
+    if (keep_outputs) outputs.resize(linears.size());
   }
 
   LinearQuant quant(int li) const {
@@ -456,29 +475,95 @@ struct Model::Impl {
     }
   }
 
+  // The testing probe's factor for GEMM `role` of linear li in this pass (1: none).
+  float probe_factor(int li, GemmRole role) const {
+    return training && scale_probe && scale_probe->linear == li && scale_probe->role == role ? scale_probe->factor : 1.0f;
+  }
+
   // y [M, n] = linear li applied to the bound input.
   void fwd(int li, float* y, const float* weight, int64_t n) {
     with_layer_name(li, [&] { linear_forward(y, input, weight, n, quant(li), linears[size_t(li)].state); });
+    if (const float c = probe_factor(li, GemmRole::fprop); c != 1.0f)
+      for (int64_t i = 0; i < M * n; ++i) y[i] *= c;
     record(li, 0);
+    if (!keep_outputs) return;
+    GemmOutputs& o = outputs[size_t(li)];
+    o.out[0].assign(y, y + M * n);
+    if (telemetry) o.sr[0] = linear_sr_split(0, nullptr, input, weight, n, quant(li), linears[size_t(li)].state, kFidelityDraws);
   }
 
   // dx [M, K] += , dw [n, K] += (each local shard's copy of it) for linear li with output gradient dy [M, n].
   void bwd(int li, float* dx, float* dw, const float* dy, const float* weight, int64_t n) {
     std::vector<float*> dws(static_cast<size_t>(local_shards), nullptr);
     for (int s = 0; s < local_shards; ++s) dws[size_t(s)] = shard_view(s, dw);
+    const int64_t d = n * input.k;
+    if (keep_outputs) dx_before.assign(dx, dx + M * input.k);
     with_layer_name(li, [&] {
       linear_backward(dx, dws.data(), local_shards, dy, input, weight, n, quant(li), linears[size_t(li)].state,
                       scratch);
     });
+    if (const float c = probe_factor(li, GemmRole::wgrad); c != 1.0f)
+      for (float* p : dws)
+        for (int64_t i = 0; i < d; ++i) p[i] *= c;
     record(li, 1);
     record(li, 2);
-    if (telemetry && telemetry->gnr) {
-      const int64_t d = n * input.k;
-      std::vector<float> local(dws[0], dws[0] + d);  // this rank's tokens: the sum of its shards
-      for (int s = 1; s < local_shards; ++s)
-        for (int64_t i = 0; i < d; ++i) local[size_t(i)] += dws[size_t(s)][i];
-      record_gnr(li, local.data(), dy, n);
+    if (!keep_outputs && !(telemetry && telemetry->gnr)) return;
+    std::vector<float> local(dws[0], dws[0] + d);  // this rank's tokens: the sum of its shards
+    for (int s = 1; s < local_shards; ++s)
+      for (int64_t i = 0; i < d; ++i) local[size_t(i)] += dws[size_t(s)][i];
+    if (telemetry && telemetry->gnr) record_gnr(li, local.data(), dy, n);
+    if (!keep_outputs) return;
+    GemmOutputs& o = outputs[size_t(li)];
+    o.out[1].resize(dx_before.size());
+    for (size_t i = 0; i < dx_before.size(); ++i) o.out[1][i] = dx[i] - dx_before[i];  // this linear's part of dX
+    o.out[2] = std::move(local);
+    if (!telemetry) return;
+    for (int role : {1, 2})
+      o.sr[role] = linear_sr_split(role, dy, input, weight, n, quant(li), linears[size_t(li)].state, kFidelityDraws);
+  }
+
+  // Replays the step just trained (same parameters, the same tokens) in the fp32 shadow and records
+  // each linear's GEMM outputs against the shadow's. A replay that overflows records nothing.
+  void record_fidelity(const int32_t* tokens, int b, int t, int64_t tokens_seen) {
+    if (!shadow) {
+      shadow = std::make_unique<Impl>(cfg, RecipeConfig{});
+      shadow->shards = shadow->local_shards = local_shards;  // the same shard sums as the training pass
     }
+    Impl& sh = *shadow;
+    sh.replayed_ranks = ranks();
+    std::copy(params.begin(), params.end(), sh.params.begin());
+    try {
+      sh.begin_pass(tokens, b, t, seed, step, tokens_seen, nullptr, true);
+      sh.keep_outputs = true;
+      sh.outputs.resize(sh.linears.size());
+      sh.forward();
+      sh.backward();
+    } catch (const NonfiniteError&) {
+      return;
+    }
+    for (size_t li = 0; li < linears.size(); ++li)
+      for (int role = 0; role < kGemmRoles; ++role) {
+        const std::vector<float>& g = outputs[li].out[role];
+        const std::vector<float>& ref = sh.outputs[li].out[role];
+        double dot = 0, ref_sq = 0, g_sq = 0, err_sq = 0;
+        for (size_t i = 0; i < ref.size(); ++i) {
+          const double gi = g[i], ri = ref[i];
+          dot += gi * ri;
+          ref_sq += ri * ri;
+          g_sq += gi * gi;
+          err_sq += (gi - ri) * (gi - ri);
+        }
+        FidelityRecord rec;
+        rec.step = step;
+        rec.tensor = int32_t(li);
+        rec.role = GemmRole(role);
+        rec.rel_err = float(std::sqrt(err_sq / ref_sq));  // NaN when ref_sq = 0
+        rec.gain = float(dot / ref_sq);
+        rec.cosine = float(dot / std::sqrt(g_sq * ref_sq));
+        rec.sr_bias = outputs[li].sr[role].bias;
+        rec.sr_rel_std = outputs[li].sr[role].rel_std;
+        telemetry->fidelity->push_back(rec);
+      }
   }
 
   // RMSNorm backward with its weight gradient summed per shard of the tokens.
@@ -572,7 +657,8 @@ struct Model::Impl {
     zero(grads.data(), num_params());
     if (shards > 1) shard_grads.assign(size_t(num_params() * local_shards), 0.f);
     zero(a.dlogits, M * V);
-    cross_entropy_backward(a.dlogits, a.probs, targets.data(), M, V, M * (split() ? ranks() : 1));
+    const int loss_ranks = replayed_ranks > 0 ? replayed_ranks : split() ? ranks() : 1;
+    cross_entropy_backward(a.dlogits, a.probs, targets.data(), M, V, M * loss_ranks);
     zero(a.dln, M * C);
     input.bind(a.lnf, M, C);
     bwd(kLinearsPerBlock * Li, a.dln, g.lm_head, a.dlogits, w.lm_head, V);
@@ -648,6 +734,10 @@ const float* Model::last_logits() const { return impl_->a.logits; }
 const std::vector<GemmUse>& Model::gemm_uses() const { return impl_->uses; }
 const std::vector<GemmUse>& Model::attention_uses() const { return impl_->attention_uses; }
 void Model::set_nonfinite_probe(const std::optional<NonfiniteProbe>& probe) { impl_->probe = probe; }
+void Model::set_output_scale_probe(const std::optional<OutputScaleProbe>& probe) {
+  if (probe && probe->role == GemmRole::dgrad) throw std::invalid_argument("output scale probe: fprop or wgrad only");
+  impl_->scale_probe = probe;
+}
 
 std::vector<std::string> Model::linear_names() const {
   std::vector<std::string> names;
@@ -661,6 +751,7 @@ double Model::forward_backward(const int32_t* tokens, int B, int T, uint64_t see
   double loss = impl_->forward();
   if (impl_->split()) loss = impl_->global_loss();
   impl_->backward();
+  if (impl_->keep_outputs) impl_->record_fidelity(tokens, B, T, tokens_seen);
   for (auto& lin : impl_->linears)  // delayed scaling: next step's scales from this step's amaxes
     for (auto& role : lin.state.delayed)
       for (DelayedScaling& d : role) d.update(impl_->recipe.delayed);

@@ -43,6 +43,18 @@ struct StepTelemetry {
   bool quant_stats = false;                   // fill `quant` with one record per quantized operand
   std::vector<QuantStatRecord>* quant = nullptr;
   std::vector<GnrRecord>* gnr = nullptr;      // with quant_stats: one record per linear layer
+  // With quant_stats: one record per linear layer and GEMM role, from a replay of the step with
+  // every GEMM in fp32 (the fp32 shadow, run after the training pass on this rank's tokens; it
+  // changes nothing of the training pass and reads no random stream the training pass reads).
+  std::vector<FidelityRecord>* fidelity = nullptr;
+};
+
+// Testing aid (no config key): the training pass multiplies one GEMM output of linear `linear` by
+// `factor` (fprop: its Y; wgrad: its dW), so that the fidelity records have a known gain.
+struct OutputScaleProbe {
+  int linear = 0;
+  GemmRole role = GemmRole::fprop;  // fprop or wgrad
+  float factor = 1.0f;
 };
 
 // Testing aid (no config key): NaN into one quantized operand's quantizer input of linear `linear`
@@ -114,6 +126,8 @@ class Model {
   std::vector<float> delayed_scaling_state() const;
   void set_delayed_scaling_state(const std::vector<float>& rows);
   void set_nonfinite_probe(const std::optional<NonfiniteProbe>& probe);
+  // Throws std::invalid_argument for a dgrad probe (dX accumulates over the layers reading X).
+  void set_output_scale_probe(const std::optional<OutputScaleProbe>& probe);
 
  private:
   struct Impl;

@@ -1,5 +1,6 @@
 // What the model reports at a telemetry step, per linear layer: quantization statistics of each
-// GEMM operand and the weight gradient's gradient-to-noise ratio. Defined below the model so that
+// GEMM operand, the weight gradient's gradient-to-noise ratio and each GEMM output's fidelity
+// against an fp32 replay of the step. Defined below the model so that
 // the model fills them without depending on the trainer; the run file (core/train/run_file.hpp)
 // stores them. `tensor` fields index the run's tensor names (RunMeta::tensor_names).
 #pragma once
@@ -50,6 +51,29 @@ struct GnrRecord {
   float grad_norm = 0;  // ‖dW_ref‖
   float noise_rms = 0;  // σ_q
   float gnr = 0;
+};
+
+// Fidelity of one GEMM output of one linear layer at a telemetry step: the training pass's tensor g
+// (fprop Y, dgrad dX, wgrad dW; the layer's own contribution, this rank's tokens) against g_ref, the
+// same tensor in a replay of the step with every GEMM in fp32 (the fp32 shadow: same weights, same
+// batch, no quantization, no bf16 rounding). The errors of earlier layers reach g_ref's inputs only
+// in the training pass, so these measure the accumulated error up to that GEMM. NaN when ‖g_ref‖ = 0.
+// sr_bias and sr_rel_std split a GEMM with a stochastically rounded operand into bias and variance:
+// its product recomputed kFidelityDraws times on the training pass's own inputs, each time with
+// fresh SR draws, against g_local, the fp32 product of those same (unquantized) inputs:
+//   sr_bias    = ‖mean_d g_d − g_local‖ / ‖g_local‖
+//   sr_rel_std = √(Σ_d ‖g_d − mean_d g_d‖² / (k − 1)) / ‖g_local‖    (k = kFidelityDraws)
+// An unbiased rounding leaves sr_bias at its noise floor sr_rel_std / √k. NaN for GEMMs without an
+// SR operand.
+constexpr int kFidelityDraws = 8;
+struct FidelityRecord {
+  int64_t step = 0;
+  int32_t tensor = 0;  // index into the run's tensor names
+  GemmRole role = GemmRole::fprop;
+  float rel_err = 0;  // ‖g − g_ref‖ / ‖g_ref‖
+  float gain = 0;     // ⟨g, g_ref⟩ / ⟨g_ref, g_ref⟩: 1 for an unbiased GEMM, < 1 when it shrinks
+  float cosine = 0;   // ⟨g, g_ref⟩ / (‖g‖·‖g_ref‖)
+  float sr_bias = 0, sr_rel_std = 0;
 };
 
 }  // namespace fp4lab

@@ -470,6 +470,80 @@ void linear_wgrad_reference(float* dw, const float* dy, const LinearInput& x, in
   }
 }
 
+SrSplit linear_sr_split(int role, const float* dy, const LinearInput& x, const float* w, int64_t n, const LinearQuant& q,
+                        const LinearState& st, int draws) {
+  constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+  const LinearRecipe& r = *q.recipe;
+  const int64_t m = x.m, k = x.k;
+  const QuantSpec* specs[kGemmRoles][kGemmOperands] = {
+      {&r.fprop_x, &r.fprop_w}, {&r.dgrad_dy, &r.dgrad_w}, {&r.wgrad_dy, &r.wgrad_x}};
+  const QuantSpec* spec[2] = {specs[role][kOperandA], specs[role][kOperandB]};
+  const auto sr = [](const QuantSpec* s) { return s->quantized() && s->rounding == Rounding::sr; };
+  if (draws < 2 || !(sr(spec[kOperandA]) || sr(spec[kOperandB]))) return {kNaN, kNaN};
+
+  // Each operand as its GEMM reads it ([rows, contraction]): what training quantized, and the
+  // unquantized input the reference multiplies (they differ for a `source: fprop` operand).
+  const bool w_from_fprop = role == kDgrad && r.dgrad_w.source == CopySource::fprop && r.fprop_w.quantized();
+  const bool x_from_fprop = role == kWgrad && r.wgrad_x.source == CopySource::fprop && r.fprop_x.quantized();
+  OperandSource input[2], raw[2];
+  if (role == kFprop) {
+    raw[kOperandA] = input[kOperandA] = {x.x, false, m, k};  // X [M, K]
+    raw[kOperandB] = input[kOperandB] = {w, false, n, k};    // W [N, K]
+  } else if (role == kDgrad) {
+    raw[kOperandA] = input[kOperandA] = {dy, false, m, n};  // dY [M, N]
+    raw[kOperandB] = {w, true, k, n};                       // Wᵀ [K, N]
+    input[kOperandB] = {w_from_fprop ? st.w_fprop.values.data() : w, true, k, n};
+  } else {
+    raw[kOperandA] = input[kOperandA] = {dy, true, n, m};  // dYᵀ [N, M]
+    raw[kOperandB] = {x.x, true, k, m};                    // Xᵀ [K, M]
+    input[kOperandB] = {x_from_fprop ? x.fprop.values.data() : x.x, true, k, m};
+  }
+  const int64_t rows = input[kOperandA].rows, cols = input[kOperandB].rows, depth = input[kOperandA].cols;
+  std::vector<float> in[2], raw_buf[2], copy[2];
+  const float* in_ptr[2];
+  const float* raw_ptr[2];
+  for (int op = 0; op < kGemmOperands; ++op) {
+    in[op].resize(size_t(input[op].rows * depth));
+    raw_buf[op].resize(in[op].size());
+    in_ptr[op] = prepare(in[op].data(), input[op], LinearQuant{}, role, op);
+    raw_ptr[op] = prepare(raw_buf[op].data(), raw[op], LinearQuant{}, role, op);
+  }
+  std::vector<float> local(size_t(rows * cols));  // g_local = A·Bᵀ of the unquantized inputs
+  matmul(local.data(), raw_ptr[kOperandA], Trans::n, raw_ptr[kOperandB], Trans::t, rows, cols, depth, false);
+
+  std::vector<float> products(size_t(draws) * local.size());  // draw d: [rows, cols] at d·rows·cols
+  const float* operand[2] = {in_ptr[kOperandA], in_ptr[kOperandB]};
+  for (int d = 0; d < draws; ++d) {
+    for (int op = 0; op < kGemmOperands; ++op) {
+      if (!spec[op]->quantized() || (d > 0 && !sr(spec[op]))) continue;  // as is, or quantized once
+      QuantRandom rnd = random_of(q, role, op);
+      if (sr(spec[op])) rnd.tensor_id += uint64_t(2 + d) << 32;
+      copy[op].resize(in[op].size());
+      quantize(in_ptr[op], copy[op].data(), input[op].rows, depth, *spec[op], rnd, {}, st.delayed[role][op].scale);
+      operand[op] = copy[op].data();
+    }
+    float* g = products.data() + int64_t(d) * rows * cols;
+    matmul(g, operand[kOperandA], Trans::n, operand[kOperandB], Trans::t, rows, cols, depth, false);
+    if (r.bf16_output) quantize(g, g, rows, cols, bf16_spec());
+  }
+
+  const int64_t size = rows * cols;
+  double ref_sq = 0, bias_sq = 0, spread_sq = 0;
+  for (int64_t i = 0; i < size; ++i) {
+    double mean = 0;
+    for (int d = 0; d < draws; ++d) mean += products[size_t(d * size + i)];
+    mean /= draws;
+    for (int d = 0; d < draws; ++d) {
+      const double e = products[size_t(d * size + i)] - mean;
+      spread_sq += e * e;
+    }
+    ref_sq += double(local[size_t(i)]) * local[size_t(i)];
+    bias_sq += (mean - local[size_t(i)]) * (mean - local[size_t(i)]);
+  }
+  if (ref_sq == 0) return {kNaN, kNaN};
+  return {float(std::sqrt(bias_sq / ref_sq)), float(std::sqrt(spread_sq / (draws - 1) / ref_sq))};
+}
+
 std::string NonfiniteFinding::describe() const {
   std::string what = (layer.empty() ? "" : layer + " ") + kRoleNames[role] + " ";
   if (operand == kGemmOutput) what += "output";

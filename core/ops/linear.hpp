@@ -212,4 +212,22 @@ void linear_backward(float* dx, float* const* dw, int shards, const float* dy, L
 // ratio compares the quantized wgrad with (telemetry only).
 void linear_wgrad_reference(float* dw, const float* dy, const LinearInput& x, int64_t n, int shards = 1);
 
+// Telemetry: the bias/variance split of stochastic rounding in GEMM `role` (0 fprop, 1 dgrad, 2
+// wgrad) of one linear, right after the call that trained with it (FidelityRecord in
+// core/model/telemetry.hpp). The GEMM is recomputed `draws` times from the inputs that call quantized
+// (dy [M, N] for dgrad and wgrad, null for fprop; x and w as in forward; a `source: fprop` operand
+// from the forward copy x or st holds): draw d quantizes each SR operand with the stream
+// QuantRandom{seed, tensor_id + (2 + d)·2³², step}, which neither training (tensor_id < 2³²) nor
+// sr_concentration (+ 2³²) reads; a deterministic operand is quantized once, with its own stream.
+// Each product is the fp32 product of the dequantized copies, rounded to bf16 when the recipe rounds
+// GEMM outputs; g_local is the fp32 product of the unquantized inputs. A token operand takes this
+// rank's amax (no reduction across data-parallel ranks). NaN, NaN when neither operand rounds
+// stochastically or g_local is zero.
+struct SrSplit {
+  float bias = 0;     // ‖mean_d g_d − g_local‖ / ‖g_local‖
+  float rel_std = 0;  // √(Σ_d ‖g_d − mean‖² / (draws − 1)) / ‖g_local‖
+};
+SrSplit linear_sr_split(int role, const float* dy, const LinearInput& x, const float* w, int64_t n, const LinearQuant& q,
+                        const LinearState& st, int draws);
+
 }  // namespace fp4lab

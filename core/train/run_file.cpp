@@ -71,7 +71,7 @@ template <class Rec, class... Cols>
 struct Table {
   const char* name;                    // the group
   std::vector<Rec> RunData::*records;  // where read_run puts its rows (and RunWriter buffers them)
-  bool telemetry;                      // quant, layers, gnr: skipped by read_run(path, false), never packed
+  bool telemetry;                      // quant, layers, gnr, fidelity: skipped by read_run(path, false), never packed
   std::tuple<Cols...> columns;
 };
 template <class Rec, class... Cols>
@@ -155,6 +155,21 @@ constexpr auto kTables = std::tuple{
                  "rms of (quantized-wgrad gradient - fp32 gradient)", 2},
           Column{&GnrRecord::gnr, "gnr", "1", "gradient-to-noise ratio",
                  "grad_norm / (noise_rms * sqrt(elements)); stalls below sqrt(3)", 2}),
+    table("fidelity", &RunData::fidelity, true,
+          Column{&FidelityRecord::step, "step", "1", "telemetry step", "telemetry step", 6},
+          Column{&FidelityRecord::tensor, "tensor", "index", "tensor", "index into the root attribute tensor_names", 6,
+                 kCoord},
+          Column{&FidelityRecord::role, "role", "code", "GEMM", "GEMM output: 0=fprop Y 1=dgrad dX 2=wgrad dW", 6,
+                 kCoord},
+          Column{&FidelityRecord::rel_err, "rel_err", "1", "relative error vs fp32",
+                 "||g - g_ref|| / ||g_ref||, g_ref the same GEMM output in an fp32 replay of the step", 6},
+          Column{&FidelityRecord::gain, "gain", "1", "gain vs fp32", "<g, g_ref> / <g_ref, g_ref>", 6},
+          Column{&FidelityRecord::cosine, "cosine", "1", "cosine vs fp32", "<g, g_ref> / (||g|| ||g_ref||)", 6},
+          Column{&FidelityRecord::sr_bias, "sr_bias", "1", "SR bias",
+                 "||mean of 8 SR redraws - g_local|| / ||g_local||, g_local the fp32 product of the same inputs; "
+                 "NaN without an SR operand", 6},
+          Column{&FidelityRecord::sr_rel_std, "sr_rel_std", "1", "SR draw spread",
+                 "sqrt(sum_d ||g_d - mean||^2 / 7) / ||g_local|| over the 8 redraws; NaN without an SR operand", 6}),
 };
 
 template <class F>
@@ -412,6 +427,11 @@ void RunWriter::add_layer_norms(const std::vector<LayerNormRecord>& rs) {
 
 void RunWriter::add_gnr(const std::vector<GnrRecord>& rs) {
   impl_->pending.gnr.insert(impl_->pending.gnr.end(), rs.begin(), rs.end());
+  impl_->maybe_flush();
+}
+
+void RunWriter::add_fidelity(const std::vector<FidelityRecord>& rs) {
+  impl_->pending.fidelity.insert(impl_->pending.fidelity.end(), rs.begin(), rs.end());
   impl_->maybe_flush();
 }
 

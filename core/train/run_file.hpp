@@ -1,6 +1,7 @@
 // The run file: one HDF5 file per training run holding every step's losses, validation losses,
-// per-tensor quantization statistics, per-layer optimizer norms and gradient-to-noise ratios, the
-// resolved config, the recipe manifest, status, and the non-finite sentinel's dump if it fired.
+// per-tensor quantization statistics, per-layer optimizer norms, gradient-to-noise ratios, GEMM
+// fidelity against an fp32 replay (schema 6), the resolved config, the recipe manifest, status,
+// and the non-finite sentinel's dump if it fired.
 // RunWriter appends as training goes (flushing regularly, readable while written); read_run loads
 // a finished or in-progress file. Since schema 5 the file is also netCDF-4 (dimension scales), so
 // xarray opens each group: xr.open_dataset(path, group="steps", engine="h5netcdf"). Names are
@@ -19,7 +20,7 @@ namespace h5 {
 class File;
 }
 
-constexpr int64_t kRunSchemaVersion = 5;
+constexpr int64_t kRunSchemaVersion = 6;
 
 enum class RunStatus { running, done, diverged, failed };
 template <>
@@ -119,6 +120,7 @@ class RunWriter {
   void add_quant_stats(const std::vector<QuantStatRecord>&);
   void add_layer_norms(const std::vector<LayerNormRecord>&);
   void add_gnr(const std::vector<GnrRecord>&);
+  void add_fidelity(const std::vector<FidelityRecord>&);
   // Final (or interim) state; flushes. `at_step` is the last step the run completed.
   void set_status(RunStatus, int64_t at_step, const std::string& message = "");
   void set_manifest(const std::string& recipe_manifest, const std::string& coverage);
@@ -149,13 +151,14 @@ struct RunData {
   std::vector<QuantStatRecord> quant;
   std::vector<LayerNormRecord> layer_norms;
   std::vector<GnrRecord> gnr;
+  std::vector<FidelityRecord> fidelity;  // schema 6; empty in older files
   bool has_sentinel = false;
   SentinelRecord sentinel;  // attributes always; input/dequant only with telemetry
 };
 
 // Reads a run file (also one still being written: a read that races a flush is retried a few
 // times). Columns of one table cut at the shortest; columns added in a later schema read as NaN
-// from an older file. `with_telemetry` = false skips quant, layers, gnr and the sentinel's
+// from an older file. `with_telemetry` = false skips quant, layers, gnr, fidelity and the sentinel's
 // tensors (cheap status reads). Throws std::runtime_error on a file that is not an fp4lab run
 // file or was written by a newer schema.
 RunData read_run(const std::string& path, bool with_telemetry = true);
@@ -167,7 +170,7 @@ RunData read_run(const std::string& path, bool with_telemetry = true);
 // data_hash, flops_per_token, threads, gemm_peak_gflops; the texts config and recipe_manifest as
 // deflated UTF-8 byte datasets; the columns steps/{step, tokens, train_loss, step_seconds} and
 // val/{step, tokens, loss} at their run-file types, deflated. Left out: the other steps/ columns,
-// quant/, layers/, gnr/, sentinel/, tensor_names, data_files, gemm_engine, fp4_kernel
+// quant/, layers/, gnr/, fidelity/, sentinel/, tensor_names, data_files, gemm_engine, fp4_kernel
 // (results/SCHEMA.md "Curves pack").
 
 constexpr int kPackDeflateLevel = 6;  // zlib level of the packed columns (after a byte shuffle)

@@ -168,6 +168,7 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
   const int32_t* local_batch = batch.data() + int64_t(comm.rank()) * local_b * (T + 1);
   std::vector<QuantStatRecord> quant;
   std::vector<GnrRecord> gnr;
+  std::vector<FidelityRecord> fidelity;
   std::vector<TensorNorms> norms;
   std::vector<LayerNormRecord> layer_records;
   const auto t_start = std::chrono::steady_clock::now();
@@ -209,9 +210,11 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
                            (step == 1 || step % cfg.train.telemetry_interval == 0);
     quant.clear();
     gnr.clear();
+    fidelity.clear();
     tel.quant_stats = telemetry && lead;  // rank 0's shards
     tel.quant = &quant;
     tel.gnr = &gnr;
+    if (cfg.train.fidelity) tel.fidelity = &fidelity;
     double loss = 0;
     try {
       loss = model.forward_backward(local_batch, local_b, T, cfg.train.seed, step, state.tokens, &tel);
@@ -238,6 +241,10 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
     if (writer && !gnr.empty()) {
       for (auto& g : gnr) g.step = step, g.tensor = linear_param[size_t(g.tensor)];
       writer->add_gnr(gnr);
+    }
+    if (writer && !fidelity.empty()) {
+      for (auto& f : fidelity) f.step = step, f.tensor = linear_param[size_t(f.tensor)];
+      writer->add_fidelity(fidelity);
     }
     if (writer && finite) {
       layer_records.clear();

@@ -10,6 +10,7 @@
 #include <regex>
 #include <sstream>
 
+#include "analysis/curves.hpp"
 #include "analysis/runs.hpp"
 #include "experiments/cli/commands.hpp"
 #include "experiments/grid/grid.hpp"
@@ -88,6 +89,37 @@ std::string format_loss(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4f", x);
   return buf;
+}
+
+std::string format_fidelity(double x) {
+  if (!std::isfinite(x)) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4f", x);
+  return buf;
+}
+
+// One run file: its state and, at its last telemetry step, the fidelity of its GEMM outputs
+// against the fp32 replay (fidelity/ in the run file), per GEMM role over the linear layers.
+void print_run_status(const std::string& path) {
+  const RunData run = read_run(path);
+  const StepRecord last = run.steps.empty() ? StepRecord{} : run.steps.back();
+  std::cout << "run " << path << ": " << to_string(run.status) << ", step " << last.step << ", tokens " << last.tokens
+            << ", loss " << format_loss(run.steps.empty() ? NAN : last.train_loss) << "\n";
+  if (!run.status_message.empty()) std::cout << run.status_message << "\n";
+  const analysis::RunFidelity f = analysis::last_fidelity(run);
+  if (f.n_layers == 0) {
+    std::cout << "fidelity: no records (train.fidelity or telemetry off, or a run file older than schema 6)\n";
+    return;
+  }
+  std::cout << "fidelity against fp32 at step " << f.step << ", mean over " << f.n_layers << " linear layers:\n";
+  Table t({"GEMM", "gain", "rel_err", "cosine", "sr_bias", "sr_rel_std", "lowest gain"});
+  for (const GemmRole role : {GemmRole::fprop, GemmRole::dgrad, GemmRole::wgrad}) {
+    const analysis::RunFidelity::Role& r = f.role[int(role)];
+    t.add({to_string(role), format_fidelity(r.gain), format_fidelity(r.rel_err), format_fidelity(r.cosine),
+           format_fidelity(r.sr_bias), format_fidelity(r.sr_rel_std),
+           format_fidelity(r.lowest_gain) + " " + r.lowest_layer});
+  }
+  t.print(std::cout);
 }
 
 // Reads the folder's manifest (written by `fp4lab run`), so the ids are the ones the runs used
@@ -240,9 +272,15 @@ void add_grid_commands(CLI::App& app) {
     if (code != kExitOk) throw Exit{code, ""};
   });
 
-  CLI::App* status = app.add_subcommand("status", "One line per cell of a grid output folder: state, step, tokens, loss");
-  status->add_option("dir", o->out, "grid output folder (holds manifest.yaml)")->required();
-  status->callback([o] { print_status(o->out); });
+  CLI::App* status = app.add_subcommand(
+      "status",
+      "One line per cell of a grid output folder: state, step, tokens, loss; or one run file's state and, at its last "
+      "telemetry step, its GEMMs' gain, relative error and cosine against the fp32 replay");
+  status->add_option("dir", o->out, "grid output folder (holds manifest.yaml), or a run file")->required();
+  status->callback([o] {
+    if (fs::is_regular_file(o->out)) print_run_status(o->out);
+    else print_status(o->out);
+  });
 
   CLI::App* slurm = app.add_subcommand("slurm", "Write a Slurm job-array script running one cell per array task");
   slurm->add_option("grid", o->grid, "grid file (YAML)")->required();
