@@ -701,8 +701,8 @@ std::string ladder_section(const AnalysisReport& r, const LadderResult& l) {
     }
     rows.push_back({"Σ of the rungs", "", gap_cell(c.sum_converged.stats), gap_cell(c.sum_final.stats), "", ""});
     rows.push_back({"residual (total − Σ)", "", gap_cell(c.residual_converged.stats), gap_cell(c.residual_final.stats), "",
-                    l.target == (c.rungs.empty() ? "" : c.rungs.back().a) ? "the climb ends at the target: 0 by construction"
-                                                                          : "what the components leave out"});
+                    !c.rungs.empty() && c.rungs.back().a == l.total.a ? "the climb ends at the target: 0 by construction"
+                                                                      : "what the components leave out"});
     md << table<Row>({{"component added", [](const Row& x) { return x.step; }},
                       {"arm", [](const Row& x) { return x.arm; }},
                       {"converged gap (nats), " + conf + " CI", [](const Row& x) { return x.conv; }},

@@ -1187,6 +1187,7 @@ TEST_F(AnalysisTest, LadderMarginalsSumsResidualAndOrderDependence) {
   EXPECT_NE(md.find("| + a | arm=+a | +0.0210 "), std::string::npos) << md;
   EXPECT_NE(md.find("| residual (total − Σ) |  | +0.0110 "), std::string::npos) << md;
   EXPECT_NE(md.find("what the components leave out"), std::string::npos);
+  EXPECT_EQ(md.find("0 by construction"), std::string::npos);
   EXPECT_NE(md.find("| a | 2 vs 1 | +0.0200 "), std::string::npos) << md;
   EXPECT_NE(json.find("\"ladders\": ["), std::string::npos);
   EXPECT_NE(json.find("\"order_dependent\": true"), std::string::npos);

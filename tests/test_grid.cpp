@@ -408,8 +408,9 @@ TEST(GridAblations, ShippedGridsPlanWithTheirCellCounts) {
   for (const auto& e : fs::directory_iterator(fs::path(FP4LAB_SOURCE_DIR) / "ablations" / "findings"))
     expected["findings/" + e.path().stem().string()] = e.path().stem().string().rfind("01_", 0) == 0 ? 30 : 12;
   ASSERT_EQ(expected.size(), 6u + 12u);
-  expected["scaling/ladder"] = 4 * 5 * (1 + 5 + 1) - 5 * 2;
-  expected["attribution"] = 4 * (1 + 7 + 5);  // seeds x (base, 7 rungs, 5 rungs only the second climb passes)  // sizes x seeds x (nvfp4, mxfp4 at 5 budgets, bf16), less 2 midi budgets
+  expected["scaling/ladder"] = 4 * 5 * (1 + 5 + 1) - 5 * 2;  // sizes x seeds x (nvfp4, mxfp4 at 5 budgets, bf16), less 2 midi budgets
+  expected["attribution"] = 4 * (1 + 7 + 5);  // seeds x (base, 7 rungs, 5 rungs only the second climb passes)
+  expected["presilicon"] = 4 * 8;             // seeds x variants
   for (const auto& [name, count] : expected) {
     const fs::path file = fs::path(FP4LAB_SOURCE_DIR) / "ablations" / (name + ".yaml");
     const Grid g = load_grid(file.string());
