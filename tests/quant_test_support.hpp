@@ -1,6 +1,6 @@
 // Shared by the format/quantizer tests: bit-exact comparisons that report the first and worst
 // mismatching index, expected and actual values and the mismatch count; the named statistical
-// tolerances; deterministic test tensors (random and hostile). Test-only code.
+// tolerances; named operand formats; deterministic test tensors (random and hostile). Test-only code.
 #pragma once
 #include <gtest/gtest.h>
 
@@ -13,7 +13,16 @@
 #include <string>
 #include <vector>
 
+#include "core/quant/quant_spec.hpp"
+
 namespace fp4lab::testing_support {
+
+// A named operand format (named_format), failing the test for an unknown name.
+inline QuantSpec named(const std::string& name) {
+  QuantSpec s;
+  EXPECT_TRUE(named_format(name, s)) << name;
+  return s;
+}
 
 // ---- Named tolerances (the only non-exact comparisons in the format/quantizer tests) ----
 // Stochastic rounding: the sample mean of N draws is allowed this many standard errors

@@ -23,12 +23,6 @@ namespace {
 
 using namespace testing_support;
 
-QuantSpec named(const std::string& name) {
-  QuantSpec s;
-  EXPECT_TRUE(named_format(name, s)) << name;
-  return s;
-}
-
 struct Quantized {
   std::vector<float> out;
   std::vector<uint8_t> codes, scales;

@@ -288,6 +288,33 @@ TEST(Fp4Gemm, BlockExactOnlyForFp4PairsOfOneBlock) {
 // A linear layer under block_exact: every FP4 GEMM runs it (dgrad from fprop's 2D codes, wgrad per
 // token shard), the results are those of fp4_matmul on the same copies, and they stay within
 // fp32 rounding of dequant_fp32.
+// One linear layer's three GEMMs on fixed Gaussian inputs (x [m, k], w [n, k], dy [m, n]) under `r`
+// with `numerics`, the wgrad cut into `shards` token shards and summed.
+struct LinearRun {
+  std::vector<float> y, dx, dw;
+  LinearState state;
+};
+LinearRun run_linear(LinearRecipe r, GemmNumerics numerics, int64_t m, int64_t k, int64_t n, int shards = 1) {
+  const auto x = gaussian(size_t(m * k), 1), w = gaussian(size_t(n * k), 2, 0.1), dy = gaussian(size_t(m * n), 3);
+  r.numerics = numerics;
+  LinearQuant q{&r, 9, 4, 0};
+  LinearInput in;
+  in.bind(x.data(), m, k);
+  LinearScratch sc;
+  LinearRun out;
+  out.y.assign(size_t(m * n), 0.0f);
+  out.dx.assign(size_t(m * k), 0.0f);
+  std::vector<std::vector<float>> parts(size_t(shards), std::vector<float>(size_t(n * k), 0.0f));
+  std::vector<float*> ptrs;
+  for (auto& p : parts) ptrs.push_back(p.data());
+  linear_forward(out.y.data(), in, w.data(), n, q, out.state);
+  linear_backward(out.dx.data(), ptrs.data(), shards, dy.data(), in, w.data(), n, q, out.state, sc);
+  out.dw = parts[0];
+  for (int s = 1; s < shards; ++s)
+    for (size_t i = 0; i < out.dw.size(); ++i) out.dw[i] += parts[size_t(s)][i];
+  return out;
+}
+
 class LinearBlockExact : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(LinearBlockExact, LinearLayerRunsEveryFp4GemmBlockExact) {
@@ -297,45 +324,22 @@ TEST_P(LinearBlockExact, LinearLayerRunsEveryFp4GemmBlockExact) {
   r.fprop_w.tile = r.dgrad_w.tile = Tile::d2;
   r.dgrad_dy.rounding = r.wgrad_dy.rounding = Rounding::sr;
   r.wgrad_dy.rht = r.wgrad_x.rht = true;
-  const auto x = gaussian(size_t(m * k), 1), w = gaussian(size_t(n * k), 2, 0.1), dy = gaussian(size_t(m * n), 3);
-  auto run = [&](GemmNumerics numerics, int shards, std::vector<float>& y, std::vector<float>& dx, std::vector<float>& dw,
-                 LinearState& st) {
-    LinearRecipe rr = r;
-    rr.numerics = numerics;
-    LinearQuant q{&rr, 9, 4, 0};
-    LinearInput in;
-    in.bind(x.data(), m, k);
-    LinearScratch sc;
-    y.assign(size_t(m * n), 0.0f);
-    dx.assign(size_t(m * k), 0.0f);
-    std::vector<std::vector<float>> parts(size_t(shards), std::vector<float>(size_t(n * k), 0.0f));
-    std::vector<float*> ptrs;
-    for (auto& p : parts) ptrs.push_back(p.data());
-    linear_forward(y.data(), in, w.data(), n, q, st);
-    linear_backward(dx.data(), ptrs.data(), shards, dy.data(), in, w.data(), n, q, st, sc);
-    dw = parts[0];
-    for (int s = 1; s < shards; ++s)
-      for (size_t i = 0; i < dw.size(); ++i) dw[i] += parts[size_t(s)][i];
-  };
-  std::vector<float> y1, dx1, dw1, y2, dx2, dw2;
-  LinearState s1, s2;
-  run(GemmNumerics::block_exact, 2, y1, dx1, dw1, s1);
-  for (int role = 0; role < kGemmRoles; ++role) EXPECT_EQ(s1.numerics[role], GemmNumerics::block_exact) << role;
-  run(GemmNumerics::dequant_fp32, 2, y2, dx2, dw2, s2);
-  for (int role = 0; role < kGemmRoles; ++role) EXPECT_EQ(s2.numerics[role], GemmNumerics::dequant_fp32) << role;
+  const LinearRun a = run_linear(r, GemmNumerics::block_exact, m, k, n, 2);
+  for (int role = 0; role < kGemmRoles; ++role) EXPECT_EQ(a.state.numerics[role], GemmNumerics::block_exact) << role;
+  const LinearRun b = run_linear(r, GemmNumerics::dequant_fp32, m, k, n, 2);
+  for (int role = 0; role < kGemmRoles; ++role) EXPECT_EQ(b.state.numerics[role], GemmNumerics::dequant_fp32) << role;
   auto rel = [](const std::vector<float>& a, const std::vector<float>& b) {
     double num = 0, den = 0;
     for (size_t i = 0; i < a.size(); ++i) num += std::pow(double(a[i]) - b[i], 2), den += std::pow(double(b[i]), 2);
     return std::sqrt(num / den);
   };
-  EXPECT_LT(rel(y1, y2), 1e-6);
-  EXPECT_LT(rel(dx1, dx2), 1e-6);
-  EXPECT_LT(rel(dw1, dw2), 1e-6);
+  EXPECT_LT(rel(a.y, b.y), 1e-6);
+  EXPECT_LT(rel(a.dx, b.dx), 1e-6);
+  EXPECT_LT(rel(a.dw, b.dw), 1e-6);
   // Shards of 8 tokens cut NVFP4's 16-blocks: that wgrad falls back to dequant_fp32.
-  LinearState s3;
-  run(GemmNumerics::block_exact, 8, y2, dx2, dw2, s3);
-  EXPECT_EQ(s3.numerics[1], GemmNumerics::block_exact);
-  EXPECT_EQ(s3.numerics[2], GemmNumerics::dequant_fp32);
+  const LinearRun c = run_linear(r, GemmNumerics::block_exact, m, k, n, 8);
+  EXPECT_EQ(c.state.numerics[1], GemmNumerics::block_exact);
+  EXPECT_EQ(c.state.numerics[2], GemmNumerics::dequant_fp32);
 }
 
 INSTANTIATE_TEST_SUITE_P(Fp4Gemm, LinearBlockExact, ::testing::Values("nvfp4", "nvfp4_ue5m3"),
@@ -351,30 +355,12 @@ TEST(Fp4Gemm, WideUfloatScalesFallBackToDequantFp32) {
   wide.scale_bias = 63;
   LinearRecipe r;
   r.fprop_x = r.fprop_w = r.dgrad_dy = r.dgrad_w = r.wgrad_dy = r.wgrad_x = wide;
-  const auto x = gaussian(size_t(m * k), 1), w = gaussian(size_t(n * k), 2, 0.1), dy = gaussian(size_t(m * n), 3);
-  auto run = [&](GemmNumerics numerics, std::vector<float>& y, std::vector<float>& dx, std::vector<float>& dw,
-                 LinearState& st) {
-    LinearRecipe rr = r;
-    rr.numerics = numerics;
-    LinearQuant q{&rr, 9, 4, 0};
-    LinearInput in;
-    in.bind(x.data(), m, k);
-    LinearScratch sc;
-    y.assign(size_t(m * n), 0.0f);
-    dx.assign(size_t(m * k), 0.0f);
-    dw.assign(size_t(n * k), 0.0f);
-    float* dw_ptr = dw.data();
-    linear_forward(y.data(), in, w.data(), n, q, st);
-    linear_backward(dx.data(), &dw_ptr, 1, dy.data(), in, w.data(), n, q, st, sc);
-  };
-  std::vector<float> y1, dx1, dw1, y2, dx2, dw2;
-  LinearState s1, s2;
-  run(GemmNumerics::block_exact, y1, dx1, dw1, s1);
-  run(GemmNumerics::dequant_fp32, y2, dx2, dw2, s2);
-  for (int role = 0; role < kGemmRoles; ++role) EXPECT_EQ(s1.numerics[role], GemmNumerics::dequant_fp32) << role;
-  EXPECT_TRUE(float_bits_equal(y2, y1, "y"));
-  EXPECT_TRUE(float_bits_equal(dx2, dx1, "dx"));
-  EXPECT_TRUE(float_bits_equal(dw2, dw1, "dw"));
+  const LinearRun a = run_linear(r, GemmNumerics::block_exact, m, k, n);
+  const LinearRun b = run_linear(r, GemmNumerics::dequant_fp32, m, k, n);
+  for (int role = 0; role < kGemmRoles; ++role) EXPECT_EQ(a.state.numerics[role], GemmNumerics::dequant_fp32) << role;
+  EXPECT_TRUE(float_bits_equal(b.y, a.y, "y"));
+  EXPECT_TRUE(float_bits_equal(b.dx, a.dx, "dx"));
+  EXPECT_TRUE(float_bits_equal(b.dw, a.dw, "dw"));
 }
 
 }  // namespace

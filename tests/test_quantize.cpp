@@ -30,12 +30,6 @@ using namespace testing_support;
 constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-QuantSpec named(const std::string& name) {
-  QuantSpec s;
-  EXPECT_TRUE(named_format(name, s)) << name;
-  return s;
-}
-
 struct Result {
   std::vector<float> out;
   std::vector<uint8_t> codes, scales;
