@@ -662,6 +662,15 @@ std::string grid_name_of(const std::string& dir_or_pack) {
       // fall through: the file's own name
     }
   }
+  try {  // a grid's output folder: the name in its grid.yaml (the folder may be called anything)
+    const fs::path grid = fs::path(dir_or_pack) / "grid.yaml";
+    if (fs::is_regular_file(grid)) {
+      const Value root = parse_yaml_file(grid.string());
+      if (const Value* n = root.find("name"); n && n->is_scalar() && !n->text().empty()) return n->text();
+    }
+  } catch (const std::exception&) {
+    // fall through: the folder's own name
+  }
   const fs::path p(dir_or_pack);
   const std::string name = p.filename().string();
   return name.empty() ? p.parent_path().filename().string() : name;

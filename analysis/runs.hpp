@@ -205,8 +205,8 @@ std::vector<std::string> list_run_files(const std::string& dir);
 // kPackNote. Throws std::runtime_error if `dir` is neither a directory nor a curves pack.
 GridRuns load_grid(const std::string& dir, bool with_telemetry = true);
 
-// The grid's name in reports and findings: a directory's own name; a curves pack's
-// `grid_name` attribute (the name of the directory it was packed from).
+// The grid's name in reports and findings: the `name:` of a directory's grid.yaml, else the
+// directory's own name; a curves pack's `grid_name` attribute (the same, taken when it was packed).
 std::string grid_name_of(const std::string& dir_or_pack);
 
 // ---------------------------------------------------------------------------- curves packs

@@ -194,10 +194,13 @@ TEST_F(PackTest, AnalysisOfThePackEqualsTheDirectorys) {
     EXPECT_EQ(rows_pack[0].verdict.verdict, rows_dir[0].verdict.verdict);
     EXPECT_EQ(rows_pack[0].note, rows_dir[0].note);
   }
-  // A pack's grid name is the packed directory's.
-  EXPECT_EQ(grid_name_of(pack), "grid");
+  // A directory's grid name is its grid.yaml's `name:` (the folder is called "grid"), and a pack's
+  // the packed directory's; a folder without grid.yaml goes by its own name.
+  EXPECT_EQ(grid_name_of(pack), "pack_test");
+  EXPECT_EQ(grid_name_of(grid_.string()), "pack_test");
+  EXPECT_EQ(grid_name_of(grid_.string() + "/"), "pack_test");
+  fs::remove(grid_ / "grid.yaml");
   EXPECT_EQ(grid_name_of(grid_.string()), "grid");
-  EXPECT_EQ(grid_name_of(grid_.string() + "/"), "grid");
 }
 
 TEST_F(PackTest, PendingRunningFailedAndUnreadableCellsKeepTheirState) {
