@@ -37,9 +37,9 @@ constexpr double kSqnrPinDb = 0.05;
 
 inline uint32_t bits_of(float x) { return std::bit_cast<uint32_t>(x); }
 
-// Bit-for-bit equality of two float arrays (NaN payloads included).
-inline ::testing::AssertionResult float_bits_equal(const std::vector<float>& expected,
-                                                   const std::vector<float>& actual, const std::string& what) {
+// Bit-for-bit equality of two float arrays (NaN payloads included); any vector of floats.
+template <class Expected, class Actual>
+::testing::AssertionResult float_bits_equal(const Expected& expected, const Actual& actual, const std::string& what) {
   if (expected.size() != actual.size())
     return ::testing::AssertionFailure() << what << ": size " << actual.size() << " != expected " << expected.size();
   int64_t count = 0, first = -1, worst = -1;
@@ -64,8 +64,8 @@ inline ::testing::AssertionResult float_bits_equal(const std::vector<float>& exp
   return ::testing::AssertionFailure() << m.str();
 }
 
-inline ::testing::AssertionResult bytes_equal(const std::vector<uint8_t>& expected, const std::vector<uint8_t>& actual,
-                                              const std::string& what) {
+template <class Expected, class Actual>
+::testing::AssertionResult bytes_equal(const Expected& expected, const Actual& actual, const std::string& what) {
   if (expected.size() != actual.size())
     return ::testing::AssertionFailure() << what << ": size " << actual.size() << " != expected " << expected.size();
   int64_t count = 0, first = -1;

@@ -548,6 +548,50 @@ TEST(Rht, FastRowMatchesReferenceOnHostileRows) {
   }
 }
 
+// Rows of modest range (nonzero exponent fields within 25 binades, none below 26, no all-zero
+// vector) take a whole-row fast path on AVX-512 builds; rows with an all-zero vector do not.
+TEST(Rht, FastRowsOfModestRangeMatchReference) {
+  const int64_t cols = 256;
+  std::vector<std::pair<std::string, std::vector<float>>> rows;
+  rows.push_back({"gaussian", gaussian(cols, 21)});
+  std::vector<float> ties(cols);  // integers up to 1000: bf16 ties in the sums
+  for (int64_t i = 0; i < cols; ++i) ties[size_t(i)] = float((i * 7919) % 2001 - 1000);
+  rows.push_back({"integer ties", ties});
+  std::vector<float> zeros = gaussian(cols, 22);
+  for (int i = 16; i < 32; ++i) zeros[size_t(i)] = 0.0f;                   // an all-zero vector
+  for (int i = 32; i < 48; ++i) zeros[size_t(i)] = i % 2 ? -0.0f : 0.0f;  // signed zeros
+  for (int i = 48; i < 64; ++i) zeros[size_t(i)] = -0.0f;
+  for (int i = 64; i < 80; i += 2) zeros[size_t(i)] = -0.0f;              // zeros among values
+  rows.push_back({"zero vectors", zeros});
+  std::vector<float> huge = gaussian(cols, 23);
+  for (float& v : huge) v = std::ldexp(v < 0 ? -1.5f : 1.5f, 126 - int(std::fabs(v) * 4) % 20);  // sums overflow bf16
+  rows.push_back({"huge", huge});
+  std::vector<float> cancel(cols, 0.5f);
+  for (int64_t i = 0; i < cols; i += 2) cancel[size_t(i)] = -0.5f;
+  rows.push_back({"cancellation", cancel});
+  for (uint64_t seed : {uint64_t{0}, uint64_t{9}}) {
+    const Rht rht = make_rht(16, seed);
+    for (const auto& [name, x] : rows) {
+      std::vector<float> ref(cols), fast(cols), in_place = x;
+      for (int64_t c = 0; c < cols; c += 16) rht_vector_reference(rht, &x[c], &ref[c]);
+      std::vector<float> vector_amax(size_t(cols / 16));
+      const float amax = rht_row(rht, x.data(), fast.data(), cols, vector_amax.data());
+      const float amax_in_place = rht_row(rht, in_place.data(), in_place.data(), cols);
+      ASSERT_TRUE(float_bits_equal(ref, fast, name));
+      ASSERT_TRUE(float_bits_equal(ref, in_place, name + " in place"));
+      float expected = 0.0f;
+      for (int64_t v = 0; v < cols / 16; ++v) {
+        float m = 0.0f;
+        for (int i = 0; i < 16; ++i) m = std::fabs(ref[size_t(v * 16 + i)]) > m ? std::fabs(ref[size_t(v * 16 + i)]) : m;
+        EXPECT_EQ(bits_of(vector_amax[size_t(v)]), bits_of(m)) << name << " vector " << v;
+        expected = m > expected ? m : expected;
+      }
+      EXPECT_EQ(bits_of(amax), bits_of(expected)) << name;
+      EXPECT_EQ(bits_of(amax_in_place), bits_of(expected)) << name;
+    }
+  }
+}
+
 TEST(Rht, QuantizedOperandsAreThoseOfTheTransformedTensor) {
   const int64_t rows = 8, cols = 64;
   const std::vector<float> x = gaussian(rows * cols, 5);
@@ -648,7 +692,7 @@ TEST(StochasticRounding, PhiloxBytesFollowRowMajorGroups) {
 }
 
 TEST(StochasticRounding, PhiloxBatchedDrawsEqualSingleDraws) {
-  // fill() draws eight groups at a time; each must equal Random123's single draw, also where the
+  // fill() draws sixteen or eight groups at a time; each must equal Random123's single draw, also where the
   // low counter word wraps inside a batch and at every start offset.
   const PhiloxStream stream(QuantRandom{0x123456789ull, 77, (uint64_t{5} << 32) + 3});
   for (uint64_t base : {uint64_t{0}, uint64_t{0xFFFFFFFCull} * 16, uint64_t{1} << 40}) {

@@ -563,8 +563,8 @@ TEST(CopySource, BackwardCopyRequantizesTheDequantizedForwardCopy) {
   };
   const std::vector<float> wt = q_of(transposed(q_of(w, n, k, 1), n, k), k, n, 3);  // [K, N]
   const std::vector<float> xt = q_of(transposed(q_of(x, m, k, 0), m, k), k, m, 5);  // [K, M]
-  EXPECT_EQ(sc.w_dgrad.values, wt);
-  EXPECT_EQ(in.wgrad.values, xt);
+  EXPECT_EQ(std::vector<float>(sc.w_dgrad.values.begin(), sc.w_dgrad.values.end()), wt);
+  EXPECT_EQ(std::vector<float>(in.wgrad.values.begin(), in.wgrad.values.end()), xt);
   // Only the backward copies of X and W may come from the forward copy.
   LinearRecipe bad = r;
   bad.fprop_x.source = CopySource::fprop;

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ops/scratch_vector.hpp"
 #include "core/quant/quant_spec.hpp"
 
 namespace fp4lab {
@@ -50,8 +51,8 @@ bool fp4_blockable(const QuantSpec& spec);
 struct Fp4Operand {
   int64_t rows = 0, k = 0;
   int block = 0;
-  std::vector<int8_t> q;      // [rows, k]: 2 × the E2M1 value
-  std::vector<float> scale;   // [rows, k / block]: the decoded block scale
+  ScratchVector<int8_t> q;     // [rows, k]: 2 × the E2M1 value
+  ScratchVector<float> scale;  // [rows, k / block]: the decoded block scale
   std::vector<float> unit;    // u of the global factor: 1 value (per tensor) or `rows` (row-scaled)
   float denom = 1.0f;         // d of the global factor: 6·Q for NVFP4, 1 for MX
   bool valid = false;

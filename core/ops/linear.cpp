@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/ops/fp4_quantize.hpp"
 #include "core/ops/matmul.hpp"
 #include "core/profile/op_timer.hpp"
 #include "core/quant/block_scale.hpp"
@@ -99,7 +100,12 @@ NonfiniteFinding quantized_operand_finding(const OperandCopy& copy, const Operan
   f.input.resize(size_t(o.rows * o.cols));
   const float* in = prepare(f.input.data(), o, q, role, operand);
   if (in != f.input.data()) std::copy(in, in + o.rows * o.cols, f.input.begin());
-  f.dequant = copy.values;
+  if (copy.has_values) {
+    f.dequant.assign(copy.values.begin(), copy.values.end());
+  } else {  // quantized straight into FP4 blocks: dequantize again
+    f.dequant.resize(f.input.size());
+    quantize(f.input.data(), f.dequant.data(), o.rows, o.cols, copy.spec, random_of(q, role, operand));
+  }
   if ((f.index = first_nonfinite(f.input)) >= 0) {
     f.where = "input";
   } else if ((f.index = first_nonfinite(f.dequant)) >= 0) {
@@ -116,8 +122,26 @@ NonfiniteFinding quantized_operand_finding(const OperandCopy& copy, const Operan
   return f;
 }
 
-// copy = Q(operand) as a [rows, cols] matrix, a delayed-scaling operand with the scale of `ds`.
-// Throws NonfiniteError when the sentinel fires.
+bool transpose_of_fprop_w(const LinearRecipe& r);
+
+// Whether a forward copy's dequantized values are read again: by a backward copy made from it
+// (source: fprop), or as Q(Wᵀ)ᵀ by a dgrad GEMM that is not block_exact. Every other copy of a
+// block_exact GEMM is only read as FP4 blocks.
+bool values_needed(const LinearRecipe& r, int role, int operand) {
+  if (role != kFprop) return false;
+  if (operand == kOperandA) return r.wgrad_x.source == CopySource::fprop;
+  return r.dgrad_w.source == CopySource::fprop ||
+         (transpose_of_fprop_w(r) && !uses_block_exact(r.numerics, r.dgrad_dy, r.dgrad_w));
+}
+
+// Whether a copy made earlier (by a linear sharing the input) serves as this linear's copy.
+bool reusable(const OperandCopy& copy, const QuantSpec& spec, bool exact, bool values) {
+  return copy.valid && copy.spec == spec && (!exact || copy.fp4.valid) && (!values || copy.has_values);
+}
+
+// copy = Q(operand) as a [rows, cols] matrix, a delayed-scaling operand with the scale of `ds`;
+// with want_fp4 also as FP4 blocks (copy.fp4), straight from the input when nothing reads the
+// dequantized values (then the return value is null). Throws NonfiniteError when the sentinel fires.
 const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& spec, const LinearQuant& q,
                   int role, int operand, const DelayedScaling& ds, bool want_fp4 = false) {
   const int64_t rows = o.rows, cols = o.cols;
@@ -127,6 +151,20 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
   bool nonfinite = false;
   QuantOutputs extra;
   extra.nonfinite = &nonfinite;
+  if (token_operand(role, operand)) extra.reduce_amax = q.reduce_amax;
+  if (want_fp4 && !q.collect_stats && !values_needed(*q.recipe, role, operand) && fp4_direct_supported(spec)) {
+    try {
+      quantize_fp4_operand(in, copy.values.data(), rows, cols, spec, random_of(q, role, operand), extra, copy.fp4);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string(kOperandNames[role][operand]) + " [" + std::to_string(rows) + ", " +
+                                  std::to_string(cols) + "]: " + e.what());
+    }
+    copy.spec = spec;
+    copy.valid = true;
+    copy.has_values = false;
+    if (nonfinite) throw NonfiniteError(quantized_operand_finding(copy, o, q, role, operand));
+    return nullptr;
+  }
   if (spec.scaling == Scaling::delayed) extra.global_amax = &copy.amax;
   float tensor_amax = 0.0f;
   if (want_fp4) {
@@ -135,7 +173,6 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
     extra.global_amax = &tensor_amax;
     extra.row_amax = &copy.row_amax;
   }
-  if (token_operand(role, operand)) extra.reduce_amax = q.reduce_amax;
   std::vector<float> x;  // telemetry only: [rows, cols] what the quantizer rounds (`in`, or in·H)
   try {
     if (q.collect_stats) {  // before `in` may be overwritten in place
@@ -160,6 +197,7 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
   }
   copy.spec = spec;
   copy.valid = true;
+  copy.has_values = true;
   copy.fp4.valid = false;
   if (nonfinite) throw NonfiniteError(quantized_operand_finding(copy, o, q, role, operand));
   if (want_fp4) fp4_operand_from_codes(copy.fp4, spec, rows, cols, copy.codes, copy.scale_bytes, tensor_amax, copy.row_amax);
@@ -328,7 +366,7 @@ void linear_forward(float* y, LinearInput& x, const float* w, int64_t n, const L
   st.numerics[kFprop] = exact ? GemmNumerics::block_exact : GemmNumerics::dequant_fp32;
   const float* xa = x.x;  // [M, K]
   if (quantized[kOperandA]) {
-    if (!(x.fprop.valid && x.fprop.spec == r.fprop_x && (!exact || x.fprop.fp4.valid)))
+    if (!reusable(x.fprop, r.fprop_x, exact, values_needed(r, kFprop, kOperandA)))
       fill(x.fprop, ops[kOperandA], r.fprop_x, q, kFprop, kOperandA, st.delayed[kFprop][kOperandA], exact);
     note_amax(st, q, kFprop, kOperandA, x.fprop);
     xa = x.fprop.values.data();
@@ -408,7 +446,7 @@ void linear_backward(float* dx, float* const* dw, int shards, const float* dy, L
   // wgrad: dW [N, K] += Q(dYᵀ) [N, M] · Q(Xᵀ)ᵀ, both copies along the tokens M; Xᵀ from X or from
   // the forward copy Q(X) (remade when the input was rebound since: same spec, scale and stream)
   const bool x_from_fprop = r.wgrad_x.source == CopySource::fprop && r.fprop_x.quantized();
-  if (x_from_fprop && !(x.fprop.valid && x.fprop.spec == r.fprop_x))
+  if (x_from_fprop && !reusable(x.fprop, r.fprop_x, false, true))
     fill(x.fprop, OperandSource{x.x, false, m, k}, r.fprop_x, q, kFprop, kOperandA, st.delayed[kFprop][kOperandA],
          uses_block_exact(r.numerics, r.fprop_x, r.fprop_w));
   if (shards < 1 || m % shards != 0)
@@ -431,7 +469,7 @@ void linear_backward(float* dx, float* const* dw, int shards, const float* dy, L
   const float* xw = x.x;  // X [M, K] as stored, or Q(Xᵀ) [K, M] used transposed
   Trans xt = Trans::n;
   if (wgrad_quantized[kOperandB]) {
-    if (!(x.wgrad.valid && x.wgrad.spec == r.wgrad_x && (!wgrad_exact || x.wgrad.fp4.valid)))
+    if (!reusable(x.wgrad, r.wgrad_x, wgrad_exact, false))
       fill(x.wgrad, wgrad_ops[kOperandB], r.wgrad_x, q, kWgrad, kOperandB, st.delayed[kWgrad][kOperandB], wgrad_exact);
     note_amax(st, q, kWgrad, kOperandB, x.wgrad);
     xw = x.wgrad.values.data();

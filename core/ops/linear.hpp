@@ -87,7 +87,10 @@ constexpr const char* kWhatIfFormatNames[kWhatIfFormats] = {"nvfp4", "mxfp4"};
 // One quantized copy of an operand: dequantized fp32 values in the layout its GEMM consumes, plus the
 // quantizer's telemetry when it was asked for.
 struct OperandCopy {
-  std::vector<float> values;
+  // The dequantized copy; holds other data (a scratch) when has_values is false, which only a
+  // block_exact copy quantized straight into `fp4` is (core/ops/fp4_quantize.hpp).
+  ScratchVector<float> values;
+  bool has_values = false;
   QuantStats stats;  // telemetry only
   // Telemetry only: SQNR (dB) of the same input (before any RHT) under kWhatIfFormatNames; NaN when
   // the format cannot take the shape.

@@ -216,6 +216,43 @@ inline void add_sentinel8(__m256 x, __m256 result, LaneStats& st) {
   st.any_nonfinite = _mm256_or_ps(st.any_nonfinite, _mm256_sub_ps(e, e));
 }
 
+#ifdef __AVX512F__
+// amax[b] = max |x| over block b of `blocks` consecutive blocks of `block` values (a multiple of
+// 16), NaN ignored. Sixteen blocks at a time: one register of |x| per block (NaN lanes 0), then a
+// four-level shuffle tree that leaves their sixteen maxima in one register; max is exact, so the
+// order does not matter.
+inline void abs_max_blocks(const float* x, int64_t block, int64_t blocks, float* amax) {
+  const __m512 zero = _mm512_setzero_ps();
+  auto block_abs = [&](int64_t b) {
+    __m512 m = zero;
+    for (int64_t i = 0; i < block; i += 16) m = _mm512_max_ps(_mm512_abs_ps(_mm512_loadu_ps(x + b * block + i)), m);
+    return m;  // max(NaN, m) is m
+  };
+  int64_t b = 0;
+  for (; b + 16 <= blocks; b += 16) {
+    __m512 t[8], u[4], w[2];
+    for (int j = 0; j < 8; ++j) {  // lanes 0-7: block 2j's partial maxima, 8-15: block 2j + 1's
+      const __m512 p = block_abs(b + 2 * j), q = block_abs(b + 2 * j + 1);
+      t[j] = _mm512_max_ps(_mm512_shuffle_f32x4(p, q, 0x44), _mm512_shuffle_f32x4(p, q, 0xEE));
+    }
+    for (int k = 0; k < 4; ++k)  // 128-bit chunk c: block 4k + c, four partial maxima
+      u[k] = _mm512_max_ps(_mm512_shuffle_f32x4(t[2 * k], t[2 * k + 1], 0x88),
+                           _mm512_shuffle_f32x4(t[2 * k], t[2 * k + 1], 0xDD));
+    for (int l = 0; l < 2; ++l) {  // chunk c: blocks 8l + c and 8l + 4 + c, two partial maxima each
+      const __m512d p = _mm512_castps_pd(u[2 * l]), q = _mm512_castps_pd(u[2 * l + 1]);
+      w[l] = _mm512_max_ps(_mm512_castpd_ps(_mm512_unpacklo_pd(p, q)), _mm512_castpd_ps(_mm512_unpackhi_pd(p, q)));
+    }
+    const __m512 m0 = _mm512_max_ps(w[0], _mm512_permute_ps(w[0], 0xB1));
+    const __m512 m1 = _mm512_max_ps(w[1], _mm512_permute_ps(w[1], 0xB1));
+    // Lane 4c + p holds block c (p 0), 8 + c (p 1), 4 + c (p 2), 12 + c (p 3).
+    const __m512 lanes = _mm512_mask_blend_ps(0xAAAA, m0, m1);
+    const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 2, 6, 10, 14, 1, 5, 9, 13, 3, 7, 11, 15);
+    _mm512_storeu_ps(amax + b, _mm512_permutexvar_ps(order, lanes));
+  }
+  for (; b < blocks; ++b) amax[b] = _mm512_reduce_max_ps(block_abs(b));
+}
+#endif
+
 #else
 struct LaneStats {
   void add_to(RowStats&) const {}

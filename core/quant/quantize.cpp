@@ -91,6 +91,9 @@ float abs_max_span(const float* x, int64_t n) {
 
 // max |x| (NaN ignored) of each of `blocks` consecutive blocks of `block` values.
 void block_abs_max(const float* x, int64_t block, int64_t blocks, float* amax) {
+#ifdef __AVX512F__
+  if (block % 16 == 0) return detail::abs_max_blocks(x, block, blocks, amax);
+#endif
 #ifdef __AVX2__
   if (block % 8 == 0) {
     for (int64_t b = 0; b < blocks; ++b) {

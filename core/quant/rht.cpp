@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "core/formats/bf16.hpp"
+#include "core/quant/encode_kernels.hpp"
 #include "core/quant/philox.hpp"
 
 namespace fp4lab {
@@ -241,6 +242,59 @@ bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y, float& ama
 }
 #endif
 
+#ifdef __AVX512F__
+// n = 16 on one AVX-512 register, for rows that row_exact16 admitted: rht16_avx2's arithmetic
+// (sign flip, the four butterfly stages, normalisation, bf16 RNE on the fp64 bits) with eight fp64
+// lanes per half. The vector is not all zeros (row_exact16). x and y may alias.
+void rht16_avx512(const __m512d sign_bits[2], const float* x, float* y) {
+  const __m512 v = _mm512_loadu_ps(x);
+  const __m512d lo = _mm512_xor_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(v)), sign_bits[0]);
+  const __m512d hi = _mm512_xor_pd(_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))),
+                                   sign_bits[1]);
+  // One stage within a register: lanes whose `upper` bit is set take (partner - lane), the others
+  // (lane + partner).
+  auto stage = [](__m512d d, __m512d partner, __mmask8 upper) {
+    return _mm512_mask_blend_pd(upper, _mm512_add_pd(d, partner), _mm512_sub_pd(partner, d));
+  };
+  auto finish = [&](__m512d d) {
+    d = stage(d, _mm512_shuffle_f64x2(d, d, 0b01001110), 0xF0);  // h = 4
+    d = stage(d, _mm512_shuffle_f64x2(d, d, 0b10110001), 0xCC);  // h = 2
+    d = stage(d, _mm512_permute_pd(d, 0x55), 0xAA);              // h = 1
+    d = _mm512_mul_pd(_mm512_add_pd(d, _mm512_setzero_pd()), _mm512_set1_pd(0.25));
+    __m512i bits = _mm512_castpd_si512(d);  // bf16 RNE of a normal (row_exact16: no subnormal output)
+    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi64(bits, 45), _mm512_set1_epi64(1));
+    bits = _mm512_and_si512(_mm512_add_epi64(bits, _mm512_add_epi64(_mm512_set1_epi64((int64_t{1} << 44) - 1), lsb)),
+                            _mm512_set1_epi64(~((int64_t{1} << 45) - 1)));
+    return _mm512_cvtpd_ps(_mm512_castsi512_pd(bits));  // exact; >= 2^128 -> Inf as bf16 does
+  };
+  // h = 8 across the halves; outputs 0..7 come from lo + hi, 8..15 from lo - hi.
+  const __m256 first = finish(_mm512_add_pd(lo, hi)), second = finish(_mm512_sub_pd(lo, hi));
+  const __m512 result = _mm512_insertf32x8(_mm512_castps256_ps512(first), second, 1);
+  _mm512_storeu_ps(y, result);
+}
+
+// Whether every 16-vector of a row can take rht16_avx512: none all zeros (the sign of an all-zero
+// sum follows the reference's rule), no NaN or Inf, nonzero exponent fields (subnormals as 1)
+// spanning at most max_exact_span(4) binades across the whole row (so within each vector), and
+// the smallest at least 26, so a nonzero output, a multiple of 2^(field - 152), is never a bf16
+// subnormal.
+bool row_exact16(const float* x, int64_t cols) {
+  const __m512i abs_mask = _mm512_set1_epi32(0x7FFFFFFF), one = _mm512_set1_epi32(1);
+  __m512i hi = one, lo = _mm512_set1_epi32(255);
+  bool zero_vector = false;
+  for (int64_t c = 0; c < cols; c += 16) {
+    const __m512i abs_bits = _mm512_and_si512(_mm512_loadu_si512(x + c), abs_mask);
+    const __m512i field = _mm512_max_epi32(_mm512_srli_epi32(abs_bits, 23), one);
+    const __mmask16 nonzero = _mm512_test_epi32_mask(abs_bits, abs_bits);
+    zero_vector = zero_vector || nonzero == 0;
+    hi = _mm512_max_epi32(hi, field);
+    lo = _mm512_mask_min_epi32(lo, nonzero, lo, field);
+  }
+  const int field_hi = _mm512_reduce_max_epi32(hi), field_lo = _mm512_reduce_min_epi32(lo);
+  return !zero_vector && field_hi != 255 && field_lo >= 26 && field_hi - field_lo <= max_exact_span(4);
+}
+#endif
+
 }  // namespace
 
 Rht make_rht(int size, uint64_t sign_seed) {
@@ -252,6 +306,14 @@ Rht make_rht(int size, uint64_t sign_seed) {
   } else {
     rht.signs = philox_sign_vector(sign_seed, size);
   }
+#ifdef __AVX512F__
+  if (size == 16)
+    for (int k = 0; k < 2; ++k) {
+      int64_t lanes[8];
+      for (int i = 0; i < 8; ++i) lanes[i] = rht.signs[size_t(8 * k + i)] < 0 ? INT64_MIN : 0;
+      rht.sign_bits512[k] = _mm512_castsi512_pd(_mm512_loadu_si512(lanes));
+    }
+#endif
 #ifdef __AVX2__
   if (size == 16)
     for (int k = 0; k < 4; ++k)
@@ -314,9 +376,24 @@ float rht_row(const Rht& rht, const float* in, float* out, int64_t cols, float* 
     return m;
   };
   float row_amax = 0.0f;
+#ifdef __AVX512F__
+  if (n == 16 && row_exact16(in, cols)) {
+#pragma GCC unroll 4
+    for (int64_t c = 0; c < cols; c += n) rht16_avx512(rht.sign_bits512, in + c, out + c);
+    if (vector_amax) {
+      detail::abs_max_blocks(out, n, cols / n, vector_amax);
+      for (int64_t v = 0; v < cols / n; ++v) row_amax = vector_amax[v] > row_amax ? vector_amax[v] : row_amax;
+    } else {
+      __m512 m = _mm512_setzero_ps();
+      for (int64_t c = 0; c < cols; c += 16) m = _mm512_max_ps(_mm512_abs_ps(_mm512_loadu_ps(out + c)), m);
+      row_amax = _mm512_reduce_max_ps(m);
+    }
+    return row_amax;
+  }
+#endif
   for (int64_t c = 0, v = 0; c < cols; c += n, ++v) {
     float m;
-#ifdef __AVX2__
+#if defined(__AVX2__)
     if (n != 16 || !rht16_avx2(rht.sign_bits, in + c, out + c, m)) m = slow_vector(c);
 #else
     m = slow_vector(c);

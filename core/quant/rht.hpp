@@ -1,8 +1,8 @@
 // The random Hadamard transform (core/quant/NUMERICS.md, Random Hadamard transform): y = x · H on
 // each contiguous n-vector of a row, with H = (1/sqrt(n)) · diag(s) · H_n (Sylvester,
 // H_n[i][j] = (-1)^popcount(i&j)), each output the exact sum rounded once to bf16 (RNE). Reference
-// (scalar, exact integer sum) and fast (fp64 butterflies when they are provably exact, AVX2 for
-// n = 16) paths. Not the quantizer.
+// (scalar, exact integer sum) and fast (fp64 butterflies when they are provably exact, AVX-512 or AVX2
+// for n = 16) paths. Not the quantizer.
 #pragma once
 #include <immintrin.h>
 
@@ -23,6 +23,9 @@ struct Rht {
   double normalisation = 0.25;
 #ifdef __AVX2__
   __m256d sign_bits[4] = {};  // n = 16: the signs as fp64 sign-bit masks, four lanes per register
+#endif
+#ifdef __AVX512F__
+  __m512d sign_bits512[2] = {};  // the same, eight lanes per register
 #endif
 };
 

@@ -1,0 +1,300 @@
+// Direct FP4 quantization (see fp4_quantize.hpp). Pass 1, OpenMP over rows: bf16 rounding, the
+// Hadamard transform (rht_row) and block amaxes, as quantize()'s first pass. Then the tensor amax
+// and scaling; pass 2, over rows (1D) or 16-row bands (2D): block scale codes (E4M3 eight blocks
+// at a time, as quantize's BlockScaler), per-code tables of the decoded scale and the encode
+// multiplier, and the element loop, one block of 16 per AVX-512 register: y = x · encode rounded to
+// the E2M1 grid (RNE, or SR with the same Philox bytes), stored as the integer 2 × value. Every lane
+// runs the operations quantize's AVX2 kernels run for that element, so the bits agree.
+#include "core/ops/fp4_quantize.hpp"
+
+#include <immintrin.h>
+
+#include <array>
+#include <cfloat>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "core/formats/fp8.hpp"
+#include "core/formats/ue8m0.hpp"
+#include "core/profile/op_timer.hpp"
+#include "core/quant/block_scale.hpp"
+#include "core/quant/encode_kernels.hpp"
+#include "core/quant/philox.hpp"
+#include "core/quant/rht.hpp"
+
+namespace fp4lab {
+
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
+namespace {
+
+constexpr int kLanes = 16;
+
+// UE8M0 codes' decoded scale (0xFF: NaN) and encode multiplier.
+struct CodeTables {
+  std::array<float, 256> ue8m0, ue8m0_encode;
+  CodeTables() {
+    for (int c = 0; c < 256; ++c) {
+      const auto code = uint8_t(c);
+      ue8m0[size_t(c)] = ue8m0_decode(code);
+      ue8m0_encode[size_t(c)] = code == kUe8m0NanCode ? std::numeric_limits<float>::quiet_NaN()
+                                                      : std::ldexp(1.0f, -ue8m0_unbiased_exponent(code));
+    }
+  }
+};
+const CodeTables& tables() {
+  static const CodeTables t;
+  return t;
+}
+
+// x rounded to bf16 (RNE, NaN quieted), as quantize's bf16 kernel.
+__m512 bf16_round16(__m512 x) {
+  const __m512i bits = _mm512_castps_si512(x);
+  const __m512i high = _mm512_set1_epi32(int(0xFFFF0000u));
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));
+  const __m512i rounded = _mm512_and_si512(_mm512_add_epi32(bits, _mm512_add_epi32(_mm512_set1_epi32(0x7FFF), lsb)), high);
+  const __m512i quiet = _mm512_and_si512(_mm512_or_si512(bits, _mm512_set1_epi32(0x00400000)), high);
+  return _mm512_castsi512_ps(_mm512_mask_blend_epi32(_mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), rounded, quiet));
+}
+
+// E2M1 round-to-nearest-even of |y| as a grid value 0..6 (NaN -> 6): detail::fp4_rne_value.
+__m512 rne_value(__m512 a) {
+  const __mmask16 ge2 = _mm512_cmp_ps_mask(a, _mm512_set1_ps(2.0f), _CMP_GE_OQ);
+  const __mmask16 ge4 = _mm512_cmp_ps_mask(a, _mm512_set1_ps(4.0f), _CMP_GE_OQ);
+  const __m512 step = _mm512_mask_blend_ps(ge4, _mm512_mask_blend_ps(ge2, _mm512_set1_ps(0.5f), _mm512_set1_ps(1.0f)),
+                                           _mm512_set1_ps(2.0f));
+  const __m512 inv_step = _mm512_mask_blend_ps(
+      ge4, _mm512_mask_blend_ps(ge2, _mm512_set1_ps(2.0f), _mm512_set1_ps(1.0f)), _mm512_set1_ps(0.5f));
+  const __m512 units = _mm512_roundscale_ps(_mm512_mul_ps(a, inv_step), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  return _mm512_min_ps(_mm512_mul_ps(units, step), _mm512_set1_ps(6.0f));
+}
+
+// E2M1 stochastic rounding of |y| (carry rule) as a grid value 0..6: detail::fp4_sr_value.
+__m512 sr_value(__m512 a, const uint8_t* random) {
+  const __m512 clamped = _mm512_min_ps(a, _mm512_set1_ps(6.0f));
+  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
+  __m512i binade = _mm512_mask_sub_epi32(zero, _mm512_cmp_ps_mask(clamped, _mm512_set1_ps(2.0f), _CMP_GE_OQ), zero, one);
+  binade = _mm512_mask_sub_epi32(binade, _mm512_cmp_ps_mask(clamped, _mm512_set1_ps(4.0f), _CMP_GE_OQ), binade, one);
+  const __m512 units256 = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(_mm512_set1_epi32(127 + 9), binade), 23));
+  const __m512 step = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_sub_epi32(_mm512_set1_epi32(127 - 1), binade), 23));
+  const __m512i t = _mm512_cvttps_epi32(_mm512_mul_ps(clamped, units256));
+  const __m512i bytes = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(random)));
+  const __mmask16 carry = _mm512_cmpgt_epi32_mask(_mm512_add_epi32(_mm512_and_si512(t, _mm512_set1_epi32(255)), bytes),
+                                                  _mm512_set1_epi32(255));
+  const __m512i units = _mm512_mask_add_epi32(_mm512_srli_epi32(t, 8), carry, _mm512_srli_epi32(t, 8), one);
+  return _mm512_mul_ps(_mm512_cvtepi32_ps(units), step);
+}
+
+// One row of `blocks` blocks: q = 2 × the E2M1 value of x · encode[b] (NaN -> +12, as code 7).
+// Returns whether a y was NaN (the sentinel of quantize's fp4 kernels).
+template <bool kSr>
+bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block, int64_t blocks, const float* encode) {
+  const __m512i sign_bit = _mm512_set1_epi32(int(0x80000000u));
+  const __m512i zero = _mm512_setzero_si512();
+  __mmask16 nan = 0;
+  for (int64_t b = 0; b < blocks; ++b) {
+    const __m512 enc = _mm512_set1_ps(encode[b]);
+    for (int64_t i = b * block; i < (b + 1) * block; i += kLanes) {
+      const __m512 y = _mm512_mul_ps(_mm512_loadu_ps(x + i), enc);
+      const __mmask16 is_nan = _mm512_cmp_ps_mask(y, y, _CMP_UNORD_Q);
+      nan |= is_nan;
+      const __mmask16 negative = _mm512_mask_test_epi32_mask(__mmask16(~is_nan), _mm512_castps_si512(y), sign_bit);
+      const __m512 a = _mm512_abs_ps(y);
+      const __m512 value = kSr ? sr_value(a, random + i) : rne_value(a);
+      const __m512i twice = _mm512_cvttps_epi32(_mm512_add_ps(value, value));  // exact: 0, 1, 2, 3, 4, 6, 8, 12
+      const __m512i signed_twice = _mm512_mask_sub_epi32(twice, negative, zero, twice);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), _mm512_cvtepi32_epi8(signed_twice));
+    }
+  }
+  return nan != 0;
+}
+
+// E4M3 RNE satfinite of v >= 0 as a grid value: detail::fp8_rne_value<3, -6> on 16 lanes.
+__m512 e4m3_rne_value(__m512 v) {
+  const __m512 clamped = _mm512_min_ps(v, _mm512_set1_ps(2.0f * kFp8E4m3Max));
+  const __m512i field = _mm512_srli_epi32(_mm512_castps_si512(clamped), 23);
+  const __m512i step_field = _mm512_max_epi32(field, _mm512_set1_epi32(-6 + 127));
+  const __m512 magic = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(step_field, _mm512_set1_epi32(23 - 3)), 23));
+  const __m512 rounded = _mm512_sub_ps(_mm512_add_ps(clamped, magic), magic);
+  return _mm512_min_ps(rounded, _mm512_set1_ps(kFp8E4m3Max));
+}
+
+// The block scales of n block (or tile) amaxes: the decoded scale s_b (nvfp4_block_scale_code's
+// E4M3 value, or UE8M0's) and the encode multiplier (block_scale_from_code's). Returns whether a
+// decode multiplier times 6 overflows (then quantize() checks the dequantized values of the rows
+// concerned; so does the caller).
+bool block_scales(const QuantSpec& spec, const TensorScaling& t, const float* amax, int64_t n, float* scale,
+                  float* encode) {
+  bool suspect = false;
+  if (spec.scale == ScaleFormat::ue8m0) {
+    const CodeTables& tab = tables();
+    for (int64_t b = 0; b < n; ++b) {
+      const uint8_t code = mx_block_scale_code(amax[b], spec.element, spec.scale_rule);
+      scale[b] = tab.ue8m0[code];
+      encode[b] = tab.ue8m0_encode[code];
+      suspect = suspect || !(scale[b] * kFp4E2m1Max <= FLT_MAX);
+    }
+    return suspect;
+  }
+  const __m512 factor = _mm512_set1_ps(t.s_enc * kRecipSix), s_enc = _mm512_set1_ps(t.s_enc);
+  const __m512 s_dec = _mm512_set1_ps(t.s_dec), tensor_amax = _mm512_set1_ps(t.amax);
+  const __m512 six = _mm512_set1_ps(6.0f), one = _mm512_set1_ps(1.0f), flt_max = _mm512_set1_ps(FLT_MAX);
+  const __m512 recip = _mm512_set1_ps(kRecip2688), element_max = _mm512_set1_ps(kFp4E2m1Max);
+  for (int64_t b = 0; b < n; b += kLanes) {
+    const __mmask16 lanes = n - b >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << (n - b)) - 1);
+    const __m512 a = _mm512_maskz_loadu_ps(lanes, amax + b);
+    const __m512 s_dec_b = spec.formula == BlockScaleFormula::te_2_14 ? _mm512_mul_ps(a, factor)
+                                                                      : _mm512_mul_ps(_mm512_div_ps(a, six), s_enc);
+    const __m512 s_b = e4m3_rne_value(_mm512_min_ps(s_dec_b, flt_max));
+    const __m512 enc = _mm512_min_ps(_mm512_div_ps(one, _mm512_mul_ps(s_b, s_dec)), flt_max);
+    const __m512 decode = _mm512_mul_ps(_mm512_mul_ps(s_b, tensor_amax), recip);
+    suspect = suspect || _mm512_mask_cmp_ps_mask(lanes, _mm512_mul_ps(decode, element_max), flt_max, _CMP_NLE_UQ) != 0;
+    _mm512_mask_storeu_ps(scale + b, lanes, s_b);
+    _mm512_mask_storeu_ps(encode + b, lanes, enc);
+  }
+  return suspect;
+}
+
+// Whether a row's dequantized values (|q| / 2 · decode) hold a NaN or Inf: quantize's output check
+// for rows whose decode multipliers could overflow.
+bool row_dequant_nonfinite(const QuantSpec& spec, const TensorScaling& t, const int8_t* q, const float* scale,
+                           int64_t block, int64_t blocks) {
+  for (int64_t b = 0; b < blocks; ++b) {
+    const float decode = spec.scale == ScaleFormat::e4m3 ? nvfp4_decode_multiplier(scale[b], t.amax, kRecip2688) : scale[b];
+    for (int64_t i = b * block; i < (b + 1) * block; ++i)
+      if (!std::isfinite(float(std::abs(q[i])) * 0.5f * decode)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool fp4_direct_supported(const QuantSpec& spec) {
+  if (spec.element != ElementFormat::fp4_e2m1 || spec.block % kLanes != 0 || spec.block <= 0) return false;
+  if (spec.four_over_six != FourOverSix::off || spec.row_scaled || spec.encode_window != 0 ||
+      spec.scaling != Scaling::current)
+    return false;
+  if (spec.scale == ScaleFormat::e4m3)
+    return spec.scale_round == UfloatRounding::nearest && spec.global_e4m3_max == 448;
+  return spec.scale == ScaleFormat::ue8m0;
+}
+
+void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t cols, const QuantSpec& spec,
+                          const QuantRandom& rnd, const QuantOutputs& extra, Fp4Operand& out) {
+  const OpScope op_scope(OpGroup::quantizer);
+  if (!fp4_direct_supported(spec)) throw std::logic_error("quantize_fp4_operand: " + describe(spec) + " is not supported");
+  if (extra.codes || extra.scales || extra.stats || extra.row_amax || extra.window_amax)
+    throw std::logic_error("quantize_fp4_operand: only the amax and sentinel outputs");
+  const std::string problem = validate(spec, rows, cols);
+  if (!problem.empty()) throw std::invalid_argument(problem);
+  const int64_t block = spec.block, blocks = cols / block;
+  const bool bf16 = spec.operand_dtype == OperandDtype::bf16;
+  const bool transformed = bf16 || spec.rht;
+  const float* src = transformed ? scratch : in;
+
+  // Pass 1: bf16 rounding and RHT into scratch, block amaxes, row amaxes.
+  thread_local std::vector<float> kept_amax, unit_amax;  // [rows, blocks], [rows]
+  kept_amax.resize(size_t(rows * blocks));
+  unit_amax.resize(size_t(rows));
+  const Rht rht = spec.rht ? make_rht(spec.rht_size, spec.rht_sign_seed) : Rht{};
+  const bool rht_gives_blocks = spec.rht && spec.rht_size == block;
+  float* const amax_data = kept_amax.data();
+  float* const row_data = unit_amax.data();
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* x = in + r * cols;
+    float* s = scratch + r * cols;
+    float* amax = amax_data + r * blocks;
+    if (bf16) {
+      for (int64_t i = 0; i < cols; i += kLanes) _mm512_storeu_ps(s + i, bf16_round16(_mm512_loadu_ps(x + i)));
+      x = s;
+    }
+    float m = spec.rht ? rht_row(rht, x, s, cols, rht_gives_blocks ? amax : nullptr) : 0.0f;
+    if (!rht_gives_blocks) {
+      detail::abs_max_blocks(src + r * cols, block, blocks, amax);
+      for (int64_t b = 0; b < blocks; ++b) m = amax[b] > m ? amax[b] : m;
+    }
+    row_data[r] = m;
+  }
+  float amax = 0.0f;
+  for (float a : unit_amax) amax = a > amax ? a : amax;
+  if (extra.reduce_amax && needs_tensor_amax(spec)) amax = (*extra.reduce_amax)(amax);
+  const TensorScaling tensor = tensor_scaling(spec, amax);
+
+  // Block scales of every block (1D) or tile (2D), then pass 2: elements, one row (1D) or one band
+  // of tile rows (2D) per work item.
+  out.rows = rows;
+  out.k = cols;
+  out.block = int(block);
+  out.q.resize(size_t(rows * cols));
+  out.scale.resize(size_t(rows * blocks));
+  const int64_t band = spec.tile == Tile::d2 ? block : 1, bands = rows / band;
+  thread_local std::vector<float> unit_scale, unit_encode;  // [bands, blocks]
+  unit_encode.resize(size_t(bands * blocks));
+  const float* unit_block_amax = amax_data;
+  if (band > 1) {
+    unit_scale.resize(size_t(bands * blocks));
+    std::vector<float>& tile_amax = unit_amax;  // reused: [bands, blocks]
+    tile_amax.assign(size_t(bands * blocks), 0.0f);
+    for (int64_t g = 0; g < bands; ++g)
+      for (int64_t r = g * band; r < (g + 1) * band; ++r)
+        for (int64_t b = 0; b < blocks; ++b) {
+          float& m = tile_amax[size_t(g * blocks + b)];
+          m = amax_data[r * blocks + b] > m ? amax_data[r * blocks + b] : m;
+        }
+    unit_block_amax = tile_amax.data();
+  }
+  float* const scale_data = out.scale.data();
+  float* const unit_scale_data = band > 1 ? unit_scale.data() : scale_data;
+  const float* const encode_data = unit_encode.data();
+  const bool suspect =
+      block_scales(spec, tensor, unit_block_amax, bands * blocks, unit_scale_data, unit_encode.data());
+  const bool sr = spec.rounding == Rounding::sr;
+  const PhiloxStream stream(rnd);
+  int8_t* const q_data = out.q.data();
+  bool nonfinite = amax == std::numeric_limits<float>::infinity();
+#pragma omp parallel reduction(|| : nonfinite)
+  {
+    thread_local std::vector<uint8_t> random;
+    random.resize(sr ? size_t(cols) : 0);
+#pragma omp for schedule(static)
+    for (int64_t g = 0; g < bands; ++g) {
+      const float* encode = encode_data + g * blocks;
+      for (int64_t r = g * band; r < (g + 1) * band; ++r) {
+        float* scale_r = scale_data + r * blocks;
+        if (band > 1) std::copy(unit_scale_data + g * blocks, unit_scale_data + (g + 1) * blocks, scale_r);
+        int8_t* q = q_data + r * cols;
+        if (sr) stream.fill(rnd.global_index(r, 0, cols), cols, random.data());
+        const float* x = src + r * cols;
+        bool row_nan = sr ? encode_row<true>(x, q, random.data(), block, blocks, encode)
+                          : encode_row<false>(x, q, nullptr, block, blocks, encode);
+        if (!row_nan && suspect) row_nan = row_dequant_nonfinite(spec, tensor, q, scale_r, block, blocks);
+        nonfinite = nonfinite || row_nan;
+      }
+    }
+  }
+  if (spec.scale == ScaleFormat::ue8m0) {
+    out.unit.assign(1, 1.0f);
+    out.denom = 1.0f;
+  } else {
+    out.unit.assign(1, amax);
+    out.denom = 6.0f * float(spec.global_e4m3_max);  // exact
+  }
+  out.valid = true;
+  if (extra.global_amax) *extra.global_amax = amax;
+  if (extra.nonfinite) *extra.nonfinite = nonfinite;
+}
+
+#else  // no AVX-512: every caller takes the general path
+
+bool fp4_direct_supported(const QuantSpec&) { return false; }
+
+void quantize_fp4_operand(const float*, float*, int64_t, int64_t, const QuantSpec& spec, const QuantRandom&,
+                          const QuantOutputs&, Fp4Operand&) {
+  throw std::logic_error("quantize_fp4_operand: " + describe(spec) + " is not supported by this build");
+}
+
+#endif
+
+}  // namespace fp4lab
