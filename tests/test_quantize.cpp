@@ -549,7 +549,8 @@ TEST(Rht, FastRowMatchesReferenceOnHostileRows) {
 }
 
 // Rows of modest range (nonzero exponent fields within 25 binades, none below 26, no all-zero
-// vector) take a whole-row fast path on AVX-512 builds; rows with an all-zero vector do not.
+// vector) take a whole-row fast path on AVX-512 builds, in fp32 when they hold bf16 values within
+// 12 binades; rows with an all-zero vector do not.
 TEST(Rht, FastRowsOfModestRangeMatchReference) {
   const int64_t cols = 256;
   std::vector<std::pair<std::string, std::vector<float>>> rows;
@@ -566,6 +567,16 @@ TEST(Rht, FastRowsOfModestRangeMatchReference) {
   std::vector<float> huge = gaussian(cols, 23);
   for (float& v : huge) v = std::ldexp(v < 0 ? -1.5f : 1.5f, 126 - int(std::fabs(v) * 4) % 20);  // sums overflow bf16
   rows.push_back({"huge", huge});
+  // bf16 rows of small span take the fp32 butterfly: Gaussian, integer ties, large values.
+  std::vector<float> bf16_rows = gaussian(cols, 24);
+  for (float& v : bf16_rows) v = bf16_round(v);
+  rows.push_back({"bf16 gaussian", bf16_rows});
+  std::vector<float> bf16_ties(cols);
+  for (int64_t i = 0; i < cols; ++i) bf16_ties[size_t(i)] = float((i * 7919) % 255 - 127);
+  rows.push_back({"bf16 integer ties", bf16_ties});
+  std::vector<float> bf16_large = bf16_rows;
+  for (float& v : bf16_large) v = std::ldexp(v, 118);
+  rows.push_back({"bf16 large", bf16_large});
   std::vector<float> cancel(cols, 0.5f);
   for (int64_t i = 0; i < cols; i += 2) cancel[size_t(i)] = -0.5f;
   rows.push_back({"cancellation", cancel});

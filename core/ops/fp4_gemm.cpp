@@ -435,6 +435,34 @@ Fp4Kernel choose_kernel() {
 
 }  // namespace
 
+// out[c · ld_out + r] = in[r · ld_in + c] for a 16 × 16 block of bytes: four rounds of SSE2
+// unpacks (bytes, words, dwords, qwords).
+void transpose16x16(int8_t* out, int64_t ld_out, const int8_t* in, int64_t ld_in) {
+  __m128i a[16], b[16];
+  for (int i = 0; i < 16; ++i) a[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i * ld_in));
+  for (int i = 0; i < 8; ++i) {
+    b[i] = _mm_unpacklo_epi8(a[2 * i], a[2 * i + 1]);
+    b[i + 8] = _mm_unpackhi_epi8(a[2 * i], a[2 * i + 1]);
+  }
+  for (int i = 0; i < 8; ++i) {
+    a[i] = _mm_unpacklo_epi16(b[2 * i], b[2 * i + 1]);
+    a[i + 8] = _mm_unpackhi_epi16(b[2 * i], b[2 * i + 1]);
+  }
+  for (int i = 0; i < 8; ++i) {
+    b[i] = _mm_unpacklo_epi32(a[2 * i], a[2 * i + 1]);
+    b[i + 8] = _mm_unpackhi_epi32(a[2 * i], a[2 * i + 1]);
+  }
+  for (int i = 0; i < 8; ++i) {
+    a[i] = _mm_unpacklo_epi64(b[2 * i], b[2 * i + 1]);
+    a[i + 8] = _mm_unpackhi_epi64(b[2 * i], b[2 * i + 1]);
+  }
+  // a[j] now holds column perm(j) of the input; perm is the bit reversal of j's four bits.
+  for (int j = 0; j < 16; ++j) {
+    const int c = ((j & 1) << 3) | ((j & 2) << 1) | ((j & 4) >> 1) | ((j & 8) >> 3);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + c * ld_out), a[j]);
+  }
+}
+
 bool fp4_blockable(const QuantSpec& spec) {
   if (spec.element != ElementFormat::fp4_e2m1 || spec.block <= 0 || spec.encode_window != 0) return false;
   if (spec.scale == ScaleFormat::ufloat) {
@@ -487,12 +515,14 @@ void fp4_transpose_tiles(Fp4Operand& out, const Fp4Operand& in) {
   out.block = in.block;
   out.q.resize(size_t(rows * k));
   out.scale.resize(size_t(rows * (k / bs)));
+  // The values 16 × 16 bytes at a time (in.rows and in.k are multiples of 16: whole tiles), then
+  // the scales: tile (b, r / bs) of the input, its first row's.
 #pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t e = 0; e < k; ++e) out.q[size_t(r * k + e)] = in.q[size_t(e * in.k + r)];
-    for (int64_t b = 0; b < k / bs; ++b)  // tile (b, r / bs) of the input: its first row's scale
-      out.scale[size_t(r * (k / bs) + b)] = in.scale[size_t(b * bs * (in.k / bs) + r / bs)];
-  }
+  for (int64_t r0 = 0; r0 < rows; r0 += 16)
+    for (int64_t e0 = 0; e0 < k; e0 += 16) transpose16x16(out.q.data() + r0 * k + e0, k, in.q.data() + e0 * in.k + r0, in.k);
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t b = 0; b < k / bs; ++b) out.scale[size_t(r * (k / bs) + b)] = in.scale[size_t(b * bs * (in.k / bs) + r / bs)];
   out.unit = in.unit;
   out.denom = in.denom;
   out.valid = true;

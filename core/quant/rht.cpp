@@ -243,25 +243,27 @@ bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y, float& ama
 #endif
 
 #ifdef __AVX512F__
-// n = 16 on one AVX-512 register, for rows that row_exact16 admitted: rht16_avx2's arithmetic
+// n = 16 on one AVX-512 register, for rows that row_path16 admitted (RowPath16::fp64): rht16_avx2's arithmetic
 // (sign flip, the four butterfly stages, normalisation, bf16 RNE on the fp64 bits) with eight fp64
-// lanes per half. The vector is not all zeros (row_exact16). x and y may alias.
+// lanes per half. The vector is not all zeros (row_path16). x and y may alias.
 void rht16_avx512(const __m512d sign_bits[2], const float* x, float* y) {
   const __m512 v = _mm512_loadu_ps(x);
   const __m512d lo = _mm512_xor_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(v)), sign_bits[0]);
   const __m512d hi = _mm512_xor_pd(_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))),
                                    sign_bits[1]);
-  // One stage within a register: lanes whose `upper` bit is set take (partner - lane), the others
-  // (lane + partner).
-  auto stage = [](__m512d d, __m512d partner, __mmask8 upper) {
-    return _mm512_mask_blend_pd(upper, _mm512_add_pd(d, partner), _mm512_sub_pd(partner, d));
-  };
+  // One stage within a register: lanes whose `sign` is -1 take (partner - lane), the others
+  // (lane + partner), each as one fused multiply-add whose product (lane · ±1) is exact, so it
+  // rounds as the add or subtract would (and is exact here anyway).
+  auto stage = [](__m512d d, __m512d partner, __m512d sign) { return _mm512_fmadd_pd(d, sign, partner); };
+  const __m512d plus = _mm512_set1_pd(1.0), minus = _mm512_set1_pd(-1.0);
+  const __m512d sign4 = _mm512_mask_blend_pd(0xF0, plus, minus), sign2 = _mm512_mask_blend_pd(0xCC, plus, minus),
+                sign1 = _mm512_mask_blend_pd(0xAA, plus, minus);
   auto finish = [&](__m512d d) {
-    d = stage(d, _mm512_shuffle_f64x2(d, d, 0b01001110), 0xF0);  // h = 4
-    d = stage(d, _mm512_shuffle_f64x2(d, d, 0b10110001), 0xCC);  // h = 2
-    d = stage(d, _mm512_permute_pd(d, 0x55), 0xAA);              // h = 1
+    d = stage(d, _mm512_shuffle_f64x2(d, d, 0b01001110), sign4);  // h = 4
+    d = stage(d, _mm512_shuffle_f64x2(d, d, 0b10110001), sign2);  // h = 2
+    d = stage(d, _mm512_permute_pd(d, 0x55), sign1);              // h = 1
     d = _mm512_mul_pd(_mm512_add_pd(d, _mm512_setzero_pd()), _mm512_set1_pd(0.25));
-    __m512i bits = _mm512_castpd_si512(d);  // bf16 RNE of a normal (row_exact16: no subnormal output)
+    __m512i bits = _mm512_castpd_si512(d);  // bf16 RNE of a normal (row_path16: no subnormal output)
     const __m512i lsb = _mm512_and_si512(_mm512_srli_epi64(bits, 45), _mm512_set1_epi64(1));
     bits = _mm512_and_si512(_mm512_add_epi64(bits, _mm512_add_epi64(_mm512_set1_epi64((int64_t{1} << 44) - 1), lsb)),
                             _mm512_set1_epi64(~((int64_t{1} << 45) - 1)));
@@ -273,25 +275,50 @@ void rht16_avx512(const __m512d sign_bits[2], const float* x, float* y) {
   _mm512_storeu_ps(y, result);
 }
 
-// Whether every 16-vector of a row can take rht16_avx512: none all zeros (the sign of an all-zero
-// sum follows the reference's rule), no NaN or Inf, nonzero exponent fields (subnormals as 1)
-// spanning at most max_exact_span(4) binades across the whole row (so within each vector), and
-// the smallest at least 26, so a nonzero output, a multiple of 2^(field - 152), is never a bf16
-// subnormal.
-bool row_exact16(const float* x, int64_t cols) {
+// n = 16 in fp32, for rows of bf16 values that row_path16 admitted (RowPath16::fp32): every
+// partial sum is exact in fp32, so the butterfly's result is the exact sum, rounded once to bf16.
+// Same stages as rht16_avx512 on sixteen fp32 lanes. x and y may alias.
+void rht16_fp32(__m512 sign_bits, const float* x, float* y) {
+  __m512 d = _mm512_xor_ps(_mm512_loadu_ps(x), sign_bits);
+  const __m512 plus = _mm512_set1_ps(1.0f), minus = _mm512_set1_ps(-1.0f);
+  d = _mm512_fmadd_ps(d, _mm512_mask_blend_ps(0xFF00, plus, minus), _mm512_shuffle_f32x4(d, d, 0x4E));  // h = 8
+  d = _mm512_fmadd_ps(d, _mm512_mask_blend_ps(0xF0F0, plus, minus), _mm512_shuffle_f32x4(d, d, 0xB1));  // h = 4
+  d = _mm512_fmadd_ps(d, _mm512_mask_blend_ps(0xCCCC, plus, minus), _mm512_permute_ps(d, 0x4E));        // h = 2
+  d = _mm512_fmadd_ps(d, _mm512_mask_blend_ps(0xAAAA, plus, minus), _mm512_permute_ps(d, 0xB1));        // h = 1
+  d = _mm512_mul_ps(_mm512_add_ps(d, _mm512_setzero_ps()), _mm512_set1_ps(0.25f));
+  const __m512i bits = _mm512_castps_si512(d);  // bf16 RNE (finite: no NaN to quiet)
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));
+  const __m512i rounded = _mm512_and_si512(_mm512_add_epi32(bits, _mm512_add_epi32(_mm512_set1_epi32(0x7FFF), lsb)),
+                                           _mm512_set1_epi32(int(0xFFFF0000u)));
+  _mm512_storeu_ps(y, _mm512_castsi512_ps(rounded));
+}
+
+// Which whole-row path a row of 16-vectors can take. All need: no all-zero vector (the sign of an
+// all-zero sum follows the reference's rule), no NaN or Inf, and nonzero exponent fields
+// (subnormals as 1) of at least 26, so a nonzero output, a multiple of 2^(field - 152), is never
+// a bf16 subnormal. fp64 (rht16_avx512): fields spanning at most max_exact_span(4) binades across
+// the row. fp32 (rht16_fp32): every value a bf16 (low 16 bits clear), a span of at most 12 (8
+// significant bits, 4 of growth: every partial sum is a multiple of the smallest quantum below
+// 2^24 of them) and fields of at most 250 (partial sums below 2^128).
+enum class RowPath16 { per_vector, fp64, fp32 };
+RowPath16 row_path16(const float* x, int64_t cols) {
   const __m512i abs_mask = _mm512_set1_epi32(0x7FFFFFFF), one = _mm512_set1_epi32(1);
-  __m512i hi = one, lo = _mm512_set1_epi32(255);
+  __m512i hi = one, lo = _mm512_set1_epi32(255), low_bits = _mm512_setzero_si512();
   bool zero_vector = false;
   for (int64_t c = 0; c < cols; c += 16) {
-    const __m512i abs_bits = _mm512_and_si512(_mm512_loadu_si512(x + c), abs_mask);
+    const __m512i bits = _mm512_loadu_si512(x + c), abs_bits = _mm512_and_si512(bits, abs_mask);
     const __m512i field = _mm512_max_epi32(_mm512_srli_epi32(abs_bits, 23), one);
     const __mmask16 nonzero = _mm512_test_epi32_mask(abs_bits, abs_bits);
     zero_vector = zero_vector || nonzero == 0;
     hi = _mm512_max_epi32(hi, field);
     lo = _mm512_mask_min_epi32(lo, nonzero, lo, field);
+    low_bits = _mm512_or_si512(low_bits, bits);
   }
   const int field_hi = _mm512_reduce_max_epi32(hi), field_lo = _mm512_reduce_min_epi32(lo);
-  return !zero_vector && field_hi != 255 && field_lo >= 26 && field_hi - field_lo <= max_exact_span(4);
+  if (zero_vector || field_hi == 255 || field_lo < 26) return RowPath16::per_vector;
+  const bool bf16 = (_mm512_reduce_or_epi32(low_bits) & 0xFFFF) == 0;
+  if (bf16 && field_hi - field_lo <= 12 && field_hi <= 250) return RowPath16::fp32;
+  return field_hi - field_lo <= max_exact_span(4) ? RowPath16::fp64 : RowPath16::per_vector;
 }
 #endif
 
@@ -313,6 +340,11 @@ Rht make_rht(int size, uint64_t sign_seed) {
       for (int i = 0; i < 8; ++i) lanes[i] = rht.signs[size_t(8 * k + i)] < 0 ? INT64_MIN : 0;
       rht.sign_bits512[k] = _mm512_castsi512_pd(_mm512_loadu_si512(lanes));
     }
+  if (size == 16) {
+    int32_t lanes[16];
+    for (int i = 0; i < 16; ++i) lanes[i] = rht.signs[size_t(i)] < 0 ? INT32_MIN : 0;
+    rht.sign_bits_fp32 = _mm512_castsi512_ps(_mm512_loadu_si512(lanes));
+  }
 #endif
 #ifdef __AVX2__
   if (size == 16)
@@ -377,9 +409,15 @@ float rht_row(const Rht& rht, const float* in, float* out, int64_t cols, float* 
   };
   float row_amax = 0.0f;
 #ifdef __AVX512F__
-  if (n == 16 && row_exact16(in, cols)) {
+  const RowPath16 path = n == 16 ? row_path16(in, cols) : RowPath16::per_vector;
+  if (path != RowPath16::per_vector) {
+    if (path == RowPath16::fp32) {
 #pragma GCC unroll 4
-    for (int64_t c = 0; c < cols; c += n) rht16_avx512(rht.sign_bits512, in + c, out + c);
+      for (int64_t c = 0; c < cols; c += n) rht16_fp32(rht.sign_bits_fp32, in + c, out + c);
+    } else {
+#pragma GCC unroll 4
+      for (int64_t c = 0; c < cols; c += n) rht16_avx512(rht.sign_bits512, in + c, out + c);
+    }
     if (vector_amax) {
       detail::abs_max_blocks(out, n, cols / n, vector_amax);
       for (int64_t v = 0; v < cols / n; ++v) row_amax = vector_amax[v] > row_amax ? vector_amax[v] : row_amax;

@@ -26,6 +26,7 @@ struct Rht {
 #endif
 #ifdef __AVX512F__
   __m512d sign_bits512[2] = {};  // the same, eight lanes per register
+  __m512 sign_bits_fp32 = {};    // and as fp32 sign bits, sixteen lanes
 #endif
 };
 
