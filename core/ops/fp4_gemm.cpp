@@ -17,6 +17,7 @@
 #include "core/formats/bf16.hpp"
 #include "core/profile/op_timer.hpp"
 #include "core/quant/block_scale.hpp"
+#include "core/quant/encode_kernels.hpp"
 
 namespace fp4lab {
 namespace {
@@ -227,16 +228,6 @@ int32_t load_group(const int8_t* x) {
 // ---- AVX-512 VNNI: R rows × P panels of 16 columns, over all blocks ----
 #define FP4LAB_VNNI __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni,fma")))
 
-// RNE to bf16 as the quantizer's bf16 kernel rounds (NaN quieted, sign and payload kept), in fp32 bits.
-FP4LAB_VNNI inline __m512 bf16_round16(__m512 v) {
-  const __m512i bits = _mm512_castps_si512(v);
-  const __m512i high = _mm512_set1_epi32(int(0xFFFF0000u));
-  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));
-  const __m512i rounded = _mm512_and_si512(_mm512_add_epi32(bits, _mm512_add_epi32(_mm512_set1_epi32(0x7FFF), lsb)), high);
-  const __m512i quiet = _mm512_and_si512(_mm512_or_si512(bits, _mm512_set1_epi32(0x00400000)), high);
-  return _mm512_castsi512_ps(_mm512_mask_blend_epi32(_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), rounded, quiet));
-}
-
 template <int R, int P, int G>
 FP4LAB_VNNI bool vnni_rows(float* c, const Problem& p, const Packed& pk, int64_t i0, int64_t pn) {
   __m512 acc[R][P];
@@ -290,7 +281,7 @@ FP4LAB_VNNI bool vnni_rows(float* c, const Problem& p, const Packed& pk, int64_t
       const int64_t i = i0 + r;
       const __m512 g = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(p.ua(i)), ub), rden);
       __m512 v = _mm512_mul_ps(acc[r][q], g);
-      if (p.bf16) v = bf16_round16(v);
+      if (p.bf16) v = detail::bf16_round16(v);
       float* out = c + i * p.n + j0;
       if (p.accumulate) v = _mm512_add_ps(_mm512_maskz_loadu_ps(mask, out), v);
       _mm512_mask_storeu_ps(out, mask, v);

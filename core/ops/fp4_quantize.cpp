@@ -48,16 +48,6 @@ const CodeTables& tables() {
   return t;
 }
 
-// x rounded to bf16 (RNE, NaN quieted), as quantize's bf16 kernel.
-__m512 bf16_round16(__m512 x) {
-  const __m512i bits = _mm512_castps_si512(x);
-  const __m512i high = _mm512_set1_epi32(int(0xFFFF0000u));
-  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));
-  const __m512i rounded = _mm512_and_si512(_mm512_add_epi32(bits, _mm512_add_epi32(_mm512_set1_epi32(0x7FFF), lsb)), high);
-  const __m512i quiet = _mm512_and_si512(_mm512_or_si512(bits, _mm512_set1_epi32(0x00400000)), high);
-  return _mm512_castsi512_ps(_mm512_mask_blend_epi32(_mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), rounded, quiet));
-}
-
 // E2M1 round-to-nearest-even of |y| as a grid value 0..6 (NaN -> 6): detail::fp4_rne_value.
 __m512 rne_value(__m512 a) {
   const __mmask16 ge2 = _mm512_cmp_ps_mask(a, _mm512_set1_ps(2.0f), _CMP_GE_OQ);
@@ -207,7 +197,7 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
     float* s = scratch + r * cols;
     float* amax = amax_data + r * blocks;
     if (bf16) {
-      for (int64_t i = 0; i < cols; i += kLanes) _mm512_storeu_ps(s + i, bf16_round16(_mm512_loadu_ps(x + i)));
+      for (int64_t i = 0; i < cols; i += kLanes) _mm512_storeu_ps(s + i, detail::bf16_round16(_mm512_loadu_ps(x + i)));
       x = s;
     }
     float m = spec.rht ? rht_row(rht, x, s, cols, rht_gives_blocks ? amax : nullptr) : 0.0f;

@@ -1,6 +1,7 @@
-// Internal to quantize.cpp: the element loops of the fast quantizer. One span = consecutive
-// elements sharing one BlockScale; AVX2 eight lanes at a time, the remainder through the scalar
-// codecs. Each lane computes exactly what quantize_reference computes for that element.
+// Internal to the quantizer's fast paths (quantize.cpp, core/ops/fp4_quantize.cpp, rht.cpp; the
+// FP4 GEMM's bf16 epilogue uses bf16_round16): the element loops of the fast quantizer. One span =
+// consecutive elements sharing one BlockScale; AVX2 eight lanes at a time, the remainder through
+// the scalar codecs. Each lane computes exactly what quantize_reference computes for that element.
 // Not a public API; no threads, no blocks, no scale selection here.
 #pragma once
 #include <immintrin.h>
@@ -14,6 +15,18 @@
 #include "core/quant/block_scale.hpp"
 
 namespace fp4lab::detail {
+
+// x rounded to bf16 (RNE, NaN quieted with sign and payload kept) in fp32 bits, sixteen lanes: the
+// bf16 kernel's rounding. A target attribute, so the FP4 GEMM's run-time-chosen AVX-512 kernels
+// can call it on any build.
+__attribute__((target("avx512f"))) inline __m512 bf16_round16(__m512 x) {
+  const __m512i bits = _mm512_castps_si512(x);
+  const __m512i high = _mm512_set1_epi32(int(0xFFFF0000u));
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));
+  const __m512i rounded = _mm512_and_si512(_mm512_add_epi32(bits, _mm512_add_epi32(_mm512_set1_epi32(0x7FFF), lsb)), high);
+  const __m512i quiet = _mm512_and_si512(_mm512_or_si512(bits, _mm512_set1_epi32(0x00400000)), high);
+  return _mm512_castsi512_ps(_mm512_mask_blend_epi32(_mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), rounded, quiet));
+}
 
 enum class Kernel { copy, bf16, fp4_rne, fp4_sr, fp8_e4m3, fp8_e5m2 };
 
