@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -164,6 +165,13 @@ TEST(Fp4Quantize, DataParallelSlice) {
   for (const Variant& v : variants()) {
     expect_same(general(x, 32, 64, v.spec, rnd, &reduce), direct(x, 32, 64, v.spec, rnd, &reduce, false), v.name);
   }
+  // A hook that fails (a collective timing out) fails the call, from inside the parallel region.
+  const std::function<float(float)> failing = [](float) -> float { throw std::runtime_error("collective timed out"); };
+  for (int threads : {1, 2}) {
+    omp_set_num_threads(threads);
+    EXPECT_THROW(direct(x, 32, 64, named("nvfp4"), rnd, &failing, false), std::runtime_error);
+  }
+  omp_set_num_threads(2);
 }
 
 TEST(Fp4Quantize, Errors) {

@@ -1,10 +1,10 @@
-// Direct FP4 quantization (see fp4_quantize.hpp). Pass 1, OpenMP over rows: bf16 rounding, the
-// Hadamard transform (rht_row) and block amaxes, as quantize()'s first pass. Then the tensor amax
-// and scaling; pass 2, over rows (1D) or 16-row bands (2D): block scale codes (E4M3 eight blocks
-// at a time, as quantize's BlockScaler), per-code tables of the decoded scale and the encode
-// multiplier, and the element loop, one block of 16 per AVX-512 register: y = x · encode rounded to
-// the E2M1 grid (RNE, or SR with the same Philox bytes), stored as the integer 2 × value. Every lane
-// runs the operations quantize's AVX2 kernels run for that element, so the bits agree.
+// Direct FP4 quantization (see fp4_quantize.hpp), in one OpenMP region. Pass 1 over rows: bf16
+// rounding, the Hadamard transform (rht_row) and block amaxes, as quantize()'s first pass. Then the
+// tensor amax and scaling; pass 2, over rows (1D) or 16-row bands (2D): the block scales (sixteen
+// blocks per register, E4M3 rounded as quantize's BlockScaler rounds it) and the element loop, one
+// block of 16 per AVX-512 register: y = x · encode rounded to the E2M1 grid (RNE, or SR with the
+// same Philox bytes), stored as the integer 2 × value. Every lane runs the operations quantize's
+// AVX2 kernels run for that element, so the bits agree.
 #include "core/ops/fp4_quantize.hpp"
 
 #include <immintrin.h>
@@ -12,6 +12,7 @@
 #include <array>
 #include <cfloat>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <stdexcept>
 #include <vector>
@@ -183,87 +184,92 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
   const bool transformed = bf16 || spec.rht;
   const float* src = transformed ? scratch : in;
 
-  // Pass 1: bf16 rounding and RHT into scratch, block amaxes, row amaxes.
-  thread_local std::vector<float> kept_amax, unit_amax;  // [rows, blocks], [rows]
-  kept_amax.resize(size_t(rows * blocks));
-  unit_amax.resize(size_t(rows));
-  const Rht rht = spec.rht ? make_rht(spec.rht_size, spec.rht_sign_seed) : Rht{};
-  const bool rht_gives_blocks = spec.rht && spec.rht_size == block;
-  float* const amax_data = kept_amax.data();
-  float* const row_data = unit_amax.data();
-#pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* x = in + r * cols;
-    float* s = scratch + r * cols;
-    float* amax = amax_data + r * blocks;
-    if (bf16) {
-      for (int64_t i = 0; i < cols; i += kLanes) _mm512_storeu_ps(s + i, detail::bf16_round16(_mm512_loadu_ps(x + i)));
-      x = s;
-    }
-    float m = spec.rht ? rht_row(rht, x, s, cols, rht_gives_blocks ? amax : nullptr) : 0.0f;
-    if (!rht_gives_blocks) {
-      detail::abs_max_blocks(src + r * cols, block, blocks, amax);
-      for (int64_t b = 0; b < blocks; ++b) m = amax[b] > m ? amax[b] : m;
-    }
-    row_data[r] = m;
-  }
-  float amax = 0.0f;
-  for (float a : unit_amax) amax = a > amax ? a : amax;
-  if (extra.reduce_amax && needs_tensor_amax(spec)) amax = (*extra.reduce_amax)(amax);
-  const TensorScaling tensor = tensor_scaling(spec, amax);
-
-  // Block scales of every block (1D) or tile (2D), then pass 2: elements, one row (1D) or one band
-  // of tile rows (2D) per work item.
   out.rows = rows;
   out.k = cols;
   out.block = int(block);
   out.q.resize(size_t(rows * cols));
   out.scale.resize(size_t(rows * blocks));
+  thread_local std::vector<float> kept_amax, unit_amax;  // [rows, blocks], [rows]
+  kept_amax.resize(size_t(rows * blocks));
+  unit_amax.resize(size_t(rows));
+  const Rht rht = spec.rht ? make_rht(spec.rht_size, spec.rht_sign_seed) : Rht{};
+  const bool rht_gives_blocks = spec.rht && spec.rht_size == block;
   const int64_t band = spec.tile == Tile::d2 ? block : 1, bands = rows / band;
-  thread_local std::vector<float> unit_scale, unit_encode;  // [bands, blocks]
-  unit_encode.resize(size_t(bands * blocks));
-  const float* unit_block_amax = amax_data;
-  if (band > 1) {
-    unit_scale.resize(size_t(bands * blocks));
-    std::vector<float>& tile_amax = unit_amax;  // reused: [bands, blocks]
-    tile_amax.assign(size_t(bands * blocks), 0.0f);
-    for (int64_t g = 0; g < bands; ++g)
-      for (int64_t r = g * band; r < (g + 1) * band; ++r)
-        for (int64_t b = 0; b < blocks; ++b) {
-          float& m = tile_amax[size_t(g * blocks + b)];
-          m = amax_data[r * blocks + b] > m ? amax_data[r * blocks + b] : m;
-        }
-    unit_block_amax = tile_amax.data();
-  }
-  float* const scale_data = out.scale.data();
-  float* const unit_scale_data = band > 1 ? unit_scale.data() : scale_data;
-  const float* const encode_data = unit_encode.data();
-  const bool suspect =
-      block_scales(spec, tensor, unit_block_amax, bands * blocks, unit_scale_data, unit_encode.data());
   const bool sr = spec.rounding == Rounding::sr;
   const PhiloxStream stream(rnd);
+  float* const amax_data = kept_amax.data();
+  float* const row_data = unit_amax.data();
+  float* const scale_data = out.scale.data();
   int8_t* const q_data = out.q.data();
-  bool nonfinite = amax == std::numeric_limits<float>::infinity();
+  float amax = 0.0f;
+  TensorScaling tensor;
+  std::exception_ptr hook_error;  // from reduce_amax, rethrown after the parallel region
+  bool nonfinite = false;
+  // One parallel region: pass 1 over rows (bf16 rounding and RHT into scratch, block amaxes), the
+  // tensor amax and scaling on the master thread (reduce_amax may communicate), then pass 2 over
+  // rows (1D) or bands of tile rows (2D): block scales, then the elements.
 #pragma omp parallel reduction(|| : nonfinite)
   {
-    thread_local std::vector<uint8_t> random;
-    random.resize(sr ? size_t(cols) : 0);
 #pragma omp for schedule(static)
-    for (int64_t g = 0; g < bands; ++g) {
-      const float* encode = encode_data + g * blocks;
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* x = in + r * cols;
+      float* s = scratch + r * cols;
+      float* block_amax = amax_data + r * blocks;
+      if (bf16) {
+        for (int64_t i = 0; i < cols; i += kLanes) _mm512_storeu_ps(s + i, detail::bf16_round16(_mm512_loadu_ps(x + i)));
+        x = s;
+      }
+      float m = spec.rht ? rht_row(rht, x, s, cols, rht_gives_blocks ? block_amax : nullptr) : 0.0f;
+      if (!rht_gives_blocks) {
+        detail::abs_max_blocks(src + r * cols, block, blocks, block_amax);
+        for (int64_t b = 0; b < blocks; ++b) m = block_amax[b] > m ? block_amax[b] : m;
+      }
+      row_data[r] = m;
+    }
+#pragma omp master
+    {
+      for (int64_t r = 0; r < rows; ++r) amax = row_data[r] > amax ? row_data[r] : amax;
+      try {
+        if (extra.reduce_amax && needs_tensor_amax(spec)) amax = (*extra.reduce_amax)(amax);
+      } catch (...) {
+        hook_error = std::current_exception();
+      }
+      tensor = tensor_scaling(spec, amax);
+    }
+#pragma omp barrier
+    thread_local std::vector<uint8_t> random;
+    thread_local std::vector<float> encode, tile_amax;
+    random.resize(sr ? size_t(cols) : 0);
+    encode.resize(size_t(blocks));
+    tile_amax.resize(size_t(blocks));
+#pragma omp for schedule(static)
+    for (int64_t g = 0; g < (hook_error ? 0 : bands); ++g) {
+      const float* unit_block_amax = amax_data + g * band * blocks;
+      if (band > 1) {  // the tile's amax: the max over its rows' block amaxes
+        for (int64_t b = 0; b < blocks; ++b) {
+          float m = 0.0f;
+          for (int64_t r = 0; r < band; ++r) m = unit_block_amax[r * blocks + b] > m ? unit_block_amax[r * blocks + b] : m;
+          tile_amax[size_t(b)] = m;
+        }
+        unit_block_amax = tile_amax.data();
+      }
+      float* const scale_g = scale_data + g * band * blocks;
+      const bool suspect = block_scales(spec, tensor, unit_block_amax, blocks, scale_g, encode.data());
       for (int64_t r = g * band; r < (g + 1) * band; ++r) {
         float* scale_r = scale_data + r * blocks;
-        if (band > 1) std::copy(unit_scale_data + g * blocks, unit_scale_data + (g + 1) * blocks, scale_r);
+        if (r > g * band) std::copy(scale_g, scale_g + blocks, scale_r);
         int8_t* q = q_data + r * cols;
         if (sr) stream.fill(rnd.global_index(r, 0, cols), cols, random.data());
         const float* x = src + r * cols;
-        bool row_nan = sr ? encode_row<true>(x, q, random.data(), block, blocks, encode)
-                          : encode_row<false>(x, q, nullptr, block, blocks, encode);
+        bool row_nan = sr ? encode_row<true>(x, q, random.data(), block, blocks, encode.data())
+                          : encode_row<false>(x, q, nullptr, block, blocks, encode.data());
         if (!row_nan && suspect) row_nan = row_dequant_nonfinite(spec, tensor, q, scale_r, block, blocks);
         nonfinite = nonfinite || row_nan;
       }
     }
   }
+  if (hook_error) std::rethrow_exception(hook_error);
+  nonfinite = nonfinite || amax == std::numeric_limits<float>::infinity();
   if (spec.scale == ScaleFormat::ue8m0) {
     out.unit.assign(1, 1.0f);
     out.denom = 1.0f;
