@@ -506,14 +506,14 @@ void fp4_transpose_tiles(Fp4Operand& out, const Fp4Operand& in) {
   out.block = in.block;
   out.q.resize(size_t(rows * k));
   out.scale.resize(size_t(rows * (k / bs)));
-  // The values 16 × 16 bytes at a time (in.rows and in.k are multiples of 16: whole tiles), then
-  // the scales: tile (b, r / bs) of the input, its first row's.
+  // Sixteen output rows at a time (in.rows and in.k are multiples of 16: whole tiles): their values
+  // 16 × 16 bytes at a time, then their scales, tile (b, r / bs) of the input's first row's.
 #pragma omp parallel for schedule(static)
-  for (int64_t r0 = 0; r0 < rows; r0 += 16)
+  for (int64_t r0 = 0; r0 < rows; r0 += 16) {
     for (int64_t e0 = 0; e0 < k; e0 += 16) transpose16x16(out.q.data() + r0 * k + e0, k, in.q.data() + e0 * in.k + r0, in.k);
-#pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t b = 0; b < k / bs; ++b) out.scale[size_t(r * (k / bs) + b)] = in.scale[size_t(b * bs * (in.k / bs) + r / bs)];
+    for (int64_t r = r0; r < r0 + 16; ++r)
+      for (int64_t b = 0; b < k / bs; ++b) out.scale[size_t(r * (k / bs) + b)] = in.scale[size_t(b * bs * (in.k / bs) + r / bs)];
+  }
   out.unit = in.unit;
   out.denom = in.denom;
   out.valid = true;

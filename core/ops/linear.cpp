@@ -122,7 +122,15 @@ NonfiniteFinding quantized_operand_finding(const OperandCopy& copy, const Operan
   return f;
 }
 
-bool transpose_of_fprop_w(const LinearRecipe& r);
+bool same_transform(const QuantSpec& a, const QuantSpec& b) {
+  if (a.rht != b.rht) return false;
+  return !a.rht || (a.rht_size == b.rht_size && a.rht_sign_seed == b.rht_sign_seed);
+}
+
+// Q(Wᵀ) equals Q(W)ᵀ bit for bit: same spec, 16×16 tiles, deterministic rounding, no transform.
+bool transpose_of_fprop_w(const LinearRecipe& r) {
+  return r.dgrad_w == r.fprop_w && r.dgrad_w.tile == Tile::d2 && r.dgrad_w.rounding == Rounding::rne && !r.dgrad_w.rht;
+}
 
 // Whether a forward copy's dequantized values are read again: by a backward copy made from it
 // (source: fprop), or as Q(Wᵀ)ᵀ by a dgrad GEMM that is not block_exact. Every other copy of a
@@ -148,26 +156,15 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
   copy.values.resize(size_t(rows * cols));
   const float* in = prepare(copy.values.data(), o, q, role, operand);
   copy.stats = QuantStats{};
+  const bool direct =
+      want_fp4 && !q.collect_stats && !values_needed(*q.recipe, role, operand) && fp4_direct_supported(spec);
   bool nonfinite = false;
   QuantOutputs extra;
   extra.nonfinite = &nonfinite;
   if (token_operand(role, operand)) extra.reduce_amax = q.reduce_amax;
-  if (want_fp4 && !q.collect_stats && !values_needed(*q.recipe, role, operand) && fp4_direct_supported(spec)) {
-    try {
-      quantize_fp4_operand(in, copy.values.data(), rows, cols, spec, random_of(q, role, operand), extra, copy.fp4);
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(std::string(kOperandNames[role][operand]) + " [" + std::to_string(rows) + ", " +
-                                  std::to_string(cols) + "]: " + e.what());
-    }
-    copy.spec = spec;
-    copy.valid = true;
-    copy.has_values = false;
-    if (nonfinite) throw NonfiniteError(quantized_operand_finding(copy, o, q, role, operand));
-    return nullptr;
-  }
   if (spec.scaling == Scaling::delayed) extra.global_amax = &copy.amax;
   float tensor_amax = 0.0f;
-  if (want_fp4) {
+  if (want_fp4 && !direct) {
     extra.codes = &copy.codes;
     extra.scales = &copy.scale_bytes;
     extra.global_amax = &tensor_amax;
@@ -189,7 +186,8 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
       }
       quantizer_domain(x.data(), in, rows, cols, spec);
     }
-    quantize(in, copy.values.data(), rows, cols, spec, random_of(q, role, operand), extra, ds.scale);
+    if (direct) quantize_fp4_operand(in, copy.values.data(), rows, cols, spec, random_of(q, role, operand), extra, copy.fp4);
+    else quantize(in, copy.values.data(), rows, cols, spec, random_of(q, role, operand), extra, ds.scale);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string(kOperandNames[role][operand]) + " [" +
                                 std::to_string(rows) + ", " + std::to_string(cols) +
@@ -197,9 +195,10 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
   }
   copy.spec = spec;
   copy.valid = true;
-  copy.has_values = true;
-  copy.fp4.valid = false;
+  copy.has_values = !direct;
+  copy.fp4.valid = direct;
   if (nonfinite) throw NonfiniteError(quantized_operand_finding(copy, o, q, role, operand));
+  if (direct) return nullptr;
   if (want_fp4) fp4_operand_from_codes(copy.fp4, spec, rows, cols, copy.codes, copy.scale_bytes, tensor_amax, copy.row_amax);
   if (q.collect_stats) {
     copy.bias = quant_bias(x.data(), copy.values.data(), rows, cols);
@@ -290,16 +289,6 @@ const float* column_slice(std::vector<float>& buf, const float* src, int64_t row
   buf.resize(size_t(rows * width));
   for (int64_t r = 0; r < rows; ++r) std::copy(src + r * cols + c0, src + r * cols + c0 + width, buf.data() + r * width);
   return buf.data();
-}
-
-bool same_transform(const QuantSpec& a, const QuantSpec& b) {
-  if (a.rht != b.rht) return false;
-  return !a.rht || (a.rht_size == b.rht_size && a.rht_sign_seed == b.rht_sign_seed);
-}
-
-// Q(Wᵀ) equals Q(W)ᵀ bit for bit: same spec, 16×16 tiles, deterministic rounding, no transform.
-bool transpose_of_fprop_w(const LinearRecipe& r) {
-  return r.dgrad_w == r.fprop_w && r.dgrad_w.tile == Tile::d2 && r.dgrad_w.rounding == Rounding::rne && !r.dgrad_w.rht;
 }
 
 bool dgrad_reuses_fprop_w(const LinearRecipe& r, const LinearState& st) {

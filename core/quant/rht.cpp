@@ -243,14 +243,14 @@ bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y, float& ama
 #endif
 
 #ifdef __AVX512F__
-// n = 16 on one AVX-512 register, for rows that row_path16 admitted (RowPath16::fp64): rht16_avx2's arithmetic
-// (sign flip, the four butterfly stages, normalisation, bf16 RNE on the fp64 bits) with eight fp64
-// lanes per half. The vector is not all zeros (row_path16). x and y may alias.
-void rht16_avx512(const __m512d sign_bits[2], const float* x, float* y) {
-  const __m512 v = _mm512_loadu_ps(x);
-  const __m512d lo = _mm512_xor_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(v)), sign_bits[0]);
-  const __m512d hi = _mm512_xor_pd(_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))),
-                                   sign_bits[1]);
+// n = 16 on one AVX-512 register, for rows that row_path16 admitted (RowPath16::fp64):
+// rht16_avx2's arithmetic (sign flip, the four butterfly stages, normalisation, bf16 RNE on the
+// fp64 bits) with eight fp64 lanes per half. The signs flip in fp32 before the exact widening.
+// The vector is not all zeros (row_path16). x and y may alias.
+void rht16_avx512(__m512 sign_bits, const float* x, float* y) {
+  const __m512 v = _mm512_xor_ps(_mm512_loadu_ps(x), sign_bits);
+  const __m512d lo = _mm512_cvtps_pd(_mm512_castps512_ps256(v));
+  const __m512d hi = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));
   // One stage within a register: lanes whose `sign` is -1 take (partner - lane), the others
   // (lane + partner), each as one fused multiply-add whose product (lane · ±1) is exact, so it
   // rounds as the add or subtract would (and is exact here anyway).
@@ -286,11 +286,7 @@ void rht16_fp32(__m512 sign_bits, const float* x, float* y) {
   d = _mm512_fmadd_ps(d, _mm512_mask_blend_ps(0xCCCC, plus, minus), _mm512_permute_ps(d, 0x4E));        // h = 2
   d = _mm512_fmadd_ps(d, _mm512_mask_blend_ps(0xAAAA, plus, minus), _mm512_permute_ps(d, 0xB1));        // h = 1
   d = _mm512_mul_ps(_mm512_add_ps(d, _mm512_setzero_ps()), _mm512_set1_ps(0.25f));
-  const __m512i bits = _mm512_castps_si512(d);  // bf16 RNE (finite: no NaN to quiet)
-  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));
-  const __m512i rounded = _mm512_and_si512(_mm512_add_epi32(bits, _mm512_add_epi32(_mm512_set1_epi32(0x7FFF), lsb)),
-                                           _mm512_set1_epi32(int(0xFFFF0000u)));
-  _mm512_storeu_ps(y, _mm512_castsi512_ps(rounded));
+  _mm512_storeu_ps(y, detail::bf16_round16(d));
 }
 
 // Which whole-row path a row of 16-vectors can take. All need: no all-zero vector (the sign of an
@@ -334,12 +330,6 @@ Rht make_rht(int size, uint64_t sign_seed) {
     rht.signs = philox_sign_vector(sign_seed, size);
   }
 #ifdef __AVX512F__
-  if (size == 16)
-    for (int k = 0; k < 2; ++k) {
-      int64_t lanes[8];
-      for (int i = 0; i < 8; ++i) lanes[i] = rht.signs[size_t(8 * k + i)] < 0 ? INT64_MIN : 0;
-      rht.sign_bits512[k] = _mm512_castsi512_pd(_mm512_loadu_si512(lanes));
-    }
   if (size == 16) {
     int32_t lanes[16];
     for (int i = 0; i < 16; ++i) lanes[i] = rht.signs[size_t(i)] < 0 ? INT32_MIN : 0;
@@ -416,7 +406,7 @@ float rht_row(const Rht& rht, const float* in, float* out, int64_t cols, float* 
       for (int64_t c = 0; c < cols; c += n) rht16_fp32(rht.sign_bits_fp32, in + c, out + c);
     } else {
 #pragma GCC unroll 4
-      for (int64_t c = 0; c < cols; c += n) rht16_avx512(rht.sign_bits512, in + c, out + c);
+      for (int64_t c = 0; c < cols; c += n) rht16_avx512(rht.sign_bits_fp32, in + c, out + c);
     }
     if (vector_amax) {
       detail::abs_max_blocks(out, n, cols / n, vector_amax);
@@ -431,7 +421,7 @@ float rht_row(const Rht& rht, const float* in, float* out, int64_t cols, float* 
 #endif
   for (int64_t c = 0, v = 0; c < cols; c += n, ++v) {
     float m;
-#if defined(__AVX2__)
+#ifdef __AVX2__
     if (n != 16 || !rht16_avx2(rht.sign_bits, in + c, out + c, m)) m = slow_vector(c);
 #else
     m = slow_vector(c);

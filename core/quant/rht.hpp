@@ -25,8 +25,7 @@ struct Rht {
   __m256d sign_bits[4] = {};  // n = 16: the signs as fp64 sign-bit masks, four lanes per register
 #endif
 #ifdef __AVX512F__
-  __m512d sign_bits512[2] = {};  // the same, eight lanes per register
-  __m512 sign_bits_fp32 = {};    // and as fp32 sign bits, sixteen lanes
+  __m512 sign_bits_fp32 = {};  // n = 16: the signs as fp32 sign-bit masks, sixteen lanes
 #endif
 };
 
