@@ -24,7 +24,7 @@ const char* const kModels[] = {"small", "medium"};
 // The recipe presets, FP4 ones both ways: as shipped (block_exact GEMMs), and "+dequant" with
 // recipe.gemm_numerics=dequant_fp32.
 const char* const kRecipes[] = {"fp32", "bf16", "nvfp4", "nvfp4+dequant", "te_nvfp4", "te_nvfp4+dequant",
-                                "mxfp4", "mxfp4+dequant"};
+                                "mxfp4", "mxfp4+dequant", "te_nvfp4_4over6"};
 
 Config step_config(const char* model, const std::string& recipe) {
   ConfigBuilder b;
@@ -80,7 +80,7 @@ void BM_StepOps(benchmark::State& state) {
                  std::to_string(omp_get_max_threads()) + "thr");
 }
 BENCHMARK(BM_StepOps)
-    ->ArgsProduct({{0, 1}, {0, 1, 2, 3, 4, 5, 6, 7}})
+    ->ArgsProduct({{0, 1}, {0, 1, 2, 3, 4, 5, 6, 7, 8}})
     ->ArgNames({"model", "recipe"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();  // a medium step takes ~1 s on one core: use --benchmark_min_time=2 or more

@@ -1,13 +1,14 @@
 #!/usr/bin/python3
 """End-to-end training throughput, side by side in one run.
 
-For each model size (small, medium) it trains fp4lab with the fp32, bf16, nvfp4, mxfp4 and te_nvfp4
-recipes (the FP4 presets run their default block_exact GEMMs; "nvfp4 dequant" is nvfp4 with
+For each model size (small, medium) it trains fp4lab with the fp32, bf16, nvfp4, mxfp4, te_nvfp4 and
+te_nvfp4_4over6 recipes (the FP4 presets run their default block_exact GEMMs; "nvfp4 dequant" is nvfp4 with
 recipe.gemm_numerics=dequant_fp32) and the same model in PyTorch (fp32, AdamW, eager; the functional
 Llama of tests/torch_crosscheck.py) at 1 and at --threads threads, and prints tokens/s and the
 ratios the targets are stated in:
   nvfp4 step time / bf16 step time   (target <= 1.3)
   FP4 step time / fp32 step time     (nvfp4 and mxfp4: target <= 1.0; te_nvfp4: <= 1.1)
+  te_nvfp4_4over6 step time / te_nvfp4 step time   (the price of 4over6's two candidates; no target)
   fp4lab fp32 tokens/s / PyTorch fp32 tokens/s at its fastest thread setting   (target >= 1.2)
 Shared machines drift by tens of percent over a minute, so the engines run in --rounds interleaved
 rounds (each round runs every engine once, in a rotated order). An engine's figure is the median
@@ -75,7 +76,7 @@ def main():
     ap.add_argument("--models", default="small,medium")
     ap.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
-    fp4 = ["fp4lab nvfp4", "fp4lab nvfp4 dequant", "fp4lab mxfp4", "fp4lab te_nvfp4"]
+    fp4 = ["fp4lab nvfp4", "fp4lab nvfp4 dequant", "fp4lab mxfp4", "fp4lab te_nvfp4", "fp4lab te_nvfp4_4over6"]
     engines = ["fp4lab fp32", "fp4lab bf16", *fp4, "pytorch fp32 1 thr", f"pytorch fp32 {a.threads} thr"]
     peers = engines[-2:]
     # (label, numerator, denominator, target) of each printed ratio of step times
@@ -83,7 +84,8 @@ def main():
               ("nvfp4/fp32 step time", "fp4lab nvfp4", "fp4lab fp32", 1.0),
               ("nvfp4 dequant/fp32", "fp4lab nvfp4 dequant", "fp4lab fp32", None),
               ("mxfp4/fp32 step time", "fp4lab mxfp4", "fp4lab fp32", 1.0),
-              ("te_nvfp4/fp32 step time", "fp4lab te_nvfp4", "fp4lab fp32", 1.1)]
+              ("te_nvfp4/fp32 step time", "fp4lab te_nvfp4", "fp4lab fp32", 1.1),
+              ("4over6/te_nvfp4 step", "fp4lab te_nvfp4_4over6", "fp4lab te_nvfp4", None)]
     ok = True
     for model in a.models.split(","):
         tokens_per_step = a.batch * model_config(model)["seq_len"]

@@ -931,7 +931,7 @@ std::vector<QuantSpec> all_specs() {
 
 TEST(Quantize, FastPathMatchesReferenceBitForBit) {
   struct Shape { int64_t rows, cols; };
-  const Shape shapes[] = {{48, 80}, {16, 1040}, {5, 96}, {32, 192}, {1, 48}, {64, 192}};
+  const Shape shapes[] = {{48, 80}, {16, 1040}, {5, 96}, {32, 192}, {1, 48}, {64, 192}, {8, 528}};
   int64_t runs = 0;
   for (const QuantSpec& spec : all_specs()) {
     for (const Shape& shape : shapes) {

@@ -682,10 +682,11 @@ TEST(Presets, EveryShippedRecipeResolvesFieldByField) {
               std::string(row.name) == "te_nvfp4_fp8_dpa" ? "fp8_e4m3/tensor fp32 1d rne bf16-in, fp8_e5m2/tensor fp32 1d rne bf16-in"
                                                           : "none, none")
         << row.name;
-    if (*row.delayed)
+    if (*row.delayed) {
       EXPECT_EQ(std::to_string(rc.delayed.history_len) + "/" + to_string(rc.delayed.algo) + "/" +
                     std::to_string(int(rc.delayed.margin)),
                 row.delayed);
+    }
     tested.push_back(row.name);
   }
   std::vector<std::string> shipped = preset_names("recipe");
@@ -701,7 +702,7 @@ TEST(Presets, EveryDialectHasItsOwnFingerprint) {
     b.add_override("recipe=" + name);
     prints.push_back(numerics_fingerprint(b.build().recipe));
   }
-  for (const std::string& variant : {"recipe.quantized.fprop_x.four_over_six=mse",
+  for (const std::string variant : {"recipe.quantized.fprop_x.four_over_six=mse",
                                      "recipe.quantized.fprop_x.row_scaled=true",
                                      "recipe.amax_history_len=16",
                                      "recipe.quantized.wgrad_x.encode_window=64"}) {

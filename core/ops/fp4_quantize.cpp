@@ -49,18 +49,6 @@ const CodeTables& tables() {
   return t;
 }
 
-// E2M1 round-to-nearest-even of |y| as a grid value 0..6 (NaN -> 6): detail::fp4_rne_value.
-__m512 rne_value(__m512 a) {
-  const __mmask16 ge2 = _mm512_cmp_ps_mask(a, _mm512_set1_ps(2.0f), _CMP_GE_OQ);
-  const __mmask16 ge4 = _mm512_cmp_ps_mask(a, _mm512_set1_ps(4.0f), _CMP_GE_OQ);
-  const __m512 step = _mm512_mask_blend_ps(ge4, _mm512_mask_blend_ps(ge2, _mm512_set1_ps(0.5f), _mm512_set1_ps(1.0f)),
-                                           _mm512_set1_ps(2.0f));
-  const __m512 inv_step = _mm512_mask_blend_ps(
-      ge4, _mm512_mask_blend_ps(ge2, _mm512_set1_ps(2.0f), _mm512_set1_ps(1.0f)), _mm512_set1_ps(0.5f));
-  const __m512 units = _mm512_roundscale_ps(_mm512_mul_ps(a, inv_step), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  return _mm512_min_ps(_mm512_mul_ps(units, step), _mm512_set1_ps(6.0f));
-}
-
 // E2M1 stochastic rounding of |y| (carry rule) as a grid value 0..6: detail::fp4_sr_value.
 __m512 sr_value(__m512 a, const uint8_t* random) {
   const __m512 clamped = _mm512_min_ps(a, _mm512_set1_ps(6.0f));
@@ -92,7 +80,7 @@ bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block,
       nan |= is_nan;
       const __mmask16 negative = _mm512_mask_test_epi32_mask(__mmask16(~is_nan), _mm512_castps_si512(y), sign_bit);
       const __m512 a = _mm512_abs_ps(y);
-      const __m512 value = kSr ? sr_value(a, random + i) : rne_value(a);
+      const __m512 value = kSr ? sr_value(a, random + i) : detail::fp4_rne_value16(a);
       const __m512i twice = _mm512_cvttps_epi32(_mm512_add_ps(value, value));  // exact: 0, 1, 2, 3, 4, 6, 8, 12
       const __m512i signed_twice = _mm512_mask_sub_epi32(twice, negative, zero, twice);
       _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), _mm512_cvtepi32_epi8(signed_twice));

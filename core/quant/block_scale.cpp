@@ -3,6 +3,7 @@
 // The compiler may not contract or reorder (-ffp-contract=off, no fast-math).
 #include "core/quant/block_scale.hpp"
 
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <limits>
@@ -11,6 +12,7 @@
 #include "core/formats/fp4_e2m1.hpp"
 #include "core/formats/fp8.hpp"
 #include "core/formats/ue8m0.hpp"
+#include "core/quant/encode_kernels.hpp"
 
 namespace fp4lab {
 
@@ -115,6 +117,42 @@ float four_over_six_error(const float* x, int64_t n, uint8_t scale_code, float s
   }
   return err;
 }
+
+#ifdef __AVX512F__
+void four_over_six_errors16(const float* x, int64_t stride, int n, const uint8_t* codes, float s_dec, float amax,
+                            int q_max, FourOverSix mode, float* err) {
+  static const std::array<float, 256> e4m3 = [] {
+    std::array<float, 256> t{};
+    for (int c = 0; c < 256; ++c) t[size_t(c)] = fp8_e4m3_decode(uint8_t(c));
+    return t;
+  }();
+  alignas(64) float s_b[16] = {};  // lanes n.. compute zeros
+  for (int l = 0; l < n; ++l) s_b[l] = e4m3[codes[l]];
+  const __m512 s_b_v = _mm512_load_ps(s_b), amax_v = _mm512_set1_ps(amax);
+  // nvfp4_encode_multiplier: fmin(1 / RN(s_b * S_dec), FLT_MAX) (min_ps gives FLT_MAX for NaN, as fmin)
+  const __m512 inv_v = _mm512_min_ps(_mm512_div_ps(_mm512_set1_ps(1.0f), _mm512_mul_ps(s_b_v, _mm512_set1_ps(s_dec))),
+                                     _mm512_set1_ps(FLT_MAX));
+  const __m512 denom = _mm512_set1_ps(float(q_max) * kFp4E2m1Max);  // exact
+  const __m512i sign_bit = _mm512_set1_epi32(int(0x80000000u));
+  __m512 v[16];
+  for (int l = 0; l < 16; ++l) v[l] = l < n ? _mm512_loadu_ps(x + l * stride) : _mm512_setzero_ps();
+  detail::transpose16(v);  // v[i] lane l: element i of segment l
+  __m512 sum = _mm512_setzero_ps();
+  for (int i = 0; i < 16; ++i) {
+    const __m512 y = _mm512_mul_ps(v[i], inv_v);
+    // e2m1 decode of the RNE code: the grid value with y's sign (a NaN y gives code 7, +6)
+    const __mmask16 signed_lanes = _mm512_cmp_ps_mask(y, y, _CMP_ORD_Q);
+    const __m512i sign = _mm512_maskz_and_epi32(signed_lanes, _mm512_castps_si512(y), sign_bit);
+    const __m512 q = _mm512_castsi512_ps(
+        _mm512_or_si512(_mm512_castps_si512(detail::fp4_rne_value16(_mm512_abs_ps(y))), sign));
+    const __m512 scaled = _mm512_mul_ps(q, s_b_v);
+    const __m512 widened = _mm512_mul_ps(scaled, amax_v);
+    const __m512 diff = _mm512_sub_ps(_mm512_div_ps(widened, denom), v[i]);
+    sum = _mm512_add_ps(sum, mode == FourOverSix::mse ? _mm512_mul_ps(diff, diff) : _mm512_abs_ps(diff));
+  }
+  _mm512_mask_storeu_ps(err, __mmask16((1u << n) - 1), sum);
+}
+#endif
 
 float four_over_six_tile_error(const float* row_errors) {
   float r[16];

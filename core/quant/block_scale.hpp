@@ -57,6 +57,13 @@ FourOverSixCodes four_over_six_codes(float block_amax, float s_enc);
 // v = RN(RN(RN(e2m1(c) * s_b) * amax) / RN(6 Q)), and the sum of |v - x| (mae) or RN((v - x)^2) (mse).
 float four_over_six_error(const float* x, int64_t n, uint8_t scale_code, float s_dec, float amax, int q_max,
                           FourOverSix mode);
+#ifdef __AVX512F__
+// four_over_six_error of n <= 16 segments of 16 elements at once, bit for bit: err[l] (l < n) is
+// the error of x[l * stride .. l * stride + 16) under scale code codes[l]. The segments are
+// transposed into registers, so each lane adds its own segment's terms in index order.
+void four_over_six_errors16(const float* x, int64_t stride, int n, const uint8_t* codes, float s_dec, float amax,
+                            int q_max, FourOverSix mode, float* err);
+#endif
 // The error of a 16x16 tile from its 16 row errors, in the CUDA warp-tree order: r[i] += r[i+8]
 // (i < 8), r[i] += r[i+4] (i < 4), r[i] += r[i+2] (i < 2), then r[0] + r[1].
 float four_over_six_tile_error(const float* row_errors);

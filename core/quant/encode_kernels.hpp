@@ -230,6 +230,43 @@ inline void add_sentinel8(__m256 x, __m256 result, LaneStats& st) {
 }
 
 #ifdef __AVX512F__
+// fp4_rne_value on sixteen lanes: E2M1 round-to-nearest-even of |y| as a grid value 0..6 (NaN -> 6).
+inline __m512 fp4_rne_value16(__m512 a) {
+  const __mmask16 ge2 = _mm512_cmp_ps_mask(a, _mm512_set1_ps(2.0f), _CMP_GE_OQ);
+  const __mmask16 ge4 = _mm512_cmp_ps_mask(a, _mm512_set1_ps(4.0f), _CMP_GE_OQ);
+  const __m512 step = _mm512_mask_blend_ps(ge4, _mm512_mask_blend_ps(ge2, _mm512_set1_ps(0.5f), _mm512_set1_ps(1.0f)),
+                                           _mm512_set1_ps(2.0f));
+  const __m512 inv_step = _mm512_mask_blend_ps(
+      ge4, _mm512_mask_blend_ps(ge2, _mm512_set1_ps(2.0f), _mm512_set1_ps(1.0f)), _mm512_set1_ps(0.5f));
+  const __m512 units = _mm512_roundscale_ps(_mm512_mul_ps(a, inv_step), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  return _mm512_min_ps(_mm512_mul_ps(units, step), _mm512_set1_ps(6.0f));
+}
+
+// In-register 16 x 16 transpose: afterwards v[j] lane i holds what v[i] lane j held.
+inline void transpose16(__m512 (&v)[16]) {
+  __m512 a[16], b[16], c[16];
+  for (int i = 0; i < 8; ++i) {
+    a[2 * i] = _mm512_unpacklo_ps(v[2 * i], v[2 * i + 1]);
+    a[2 * i + 1] = _mm512_unpackhi_ps(v[2 * i], v[2 * i + 1]);
+  }
+  auto pd = [](__m512 x) { return _mm512_castps_pd(x); };
+  for (int i = 0; i < 4; ++i) {
+    b[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(pd(a[4 * i]), pd(a[4 * i + 2])));
+    b[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(pd(a[4 * i]), pd(a[4 * i + 2])));
+    b[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(pd(a[4 * i + 1]), pd(a[4 * i + 3])));
+    b[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(pd(a[4 * i + 1]), pd(a[4 * i + 3])));
+  }
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 4; ++j) {
+      c[8 * i + j] = _mm512_shuffle_f32x4(b[8 * i + j], b[8 * i + j + 4], 0x88);
+      c[8 * i + j + 4] = _mm512_shuffle_f32x4(b[8 * i + j], b[8 * i + j + 4], 0xDD);
+    }
+  for (int j = 0; j < 8; ++j) {
+    v[j] = _mm512_shuffle_f32x4(c[j], c[j + 8], 0x88);
+    v[j + 8] = _mm512_shuffle_f32x4(c[j], c[j + 8], 0xDD);
+  }
+}
+
 // amax[b] = max |x| over block b of `blocks` consecutive blocks of `block` values (a multiple of
 // 16), NaN ignored. Sixteen blocks at a time: one register of |x| per block (NaN lanes 0), then a
 // four-level shuffle tree that leaves their sixteen maxima in one register; max is exact, so the
