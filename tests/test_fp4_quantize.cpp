@@ -99,6 +99,15 @@ std::vector<Variant> variants() {
   add("nvfp4 bf16 2d", "nvfp4", [](QuantSpec& s) { s.operand_dtype = OperandDtype::bf16, s.tile = Tile::d2; });
   add("nvfp4 bf16 rht sr", "nvfp4",
       [](QuantSpec& s) { s.operand_dtype = OperandDtype::bf16, s.rht = true, s.rounding = Rounding::sr; });
+  add("nvfp4 4over6 mae", "nvfp4", [](QuantSpec& s) { s.four_over_six = FourOverSix::mae; });
+  add("nvfp4 4over6 mse 2d q256", "nvfp4",
+      [](QuantSpec& s) { s.four_over_six = FourOverSix::mse, s.tile = Tile::d2, s.global_e4m3_max = 256; });
+  add("nvfp4 4over6 mae q256 rht sr", "nvfp4", [](QuantSpec& s) {
+    s.four_over_six = FourOverSix::mae, s.global_e4m3_max = 256, s.rht = true, s.rounding = Rounding::sr;
+  });
+  add("nvfp4 4over6 mse bf16 2d sr", "nvfp4", [](QuantSpec& s) {
+    s.four_over_six = FourOverSix::mse, s.operand_dtype = OperandDtype::bf16, s.tile = Tile::d2, s.rounding = Rounding::sr;
+  });
   add("mxfp4 floor", "mxfp4", [](QuantSpec&) {});
   add("mxfp4 ceil sr", "mxfp4", [](QuantSpec& s) { s.scale_rule = ScaleRule::ceil, s.rounding = Rounding::sr; });
   add("mxfp4 rht16", "mxfp4", [](QuantSpec& s) { s.rht = true; });
@@ -109,8 +118,7 @@ std::vector<Variant> variants() {
 TEST(Fp4Quantize, SupportedSpecs) {
   for (const Variant& v : variants()) EXPECT_EQ(fp4_direct_supported(v.spec), fp4_direct_supported(named("nvfp4"))) << v.name;
   QuantSpec s = named("nvfp4");
-  s.four_over_six = FourOverSix::mae;
-  s.global_e4m3_max = 256;
+  s.global_e4m3_max = 256;  // Q = 256 only with 4over6 (validate)
   EXPECT_FALSE(fp4_direct_supported(s));
   s = named("nvfp4");
   s.row_scaled = true;

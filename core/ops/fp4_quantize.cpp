@@ -135,12 +135,30 @@ bool block_scales(const QuantSpec& spec, const TensorScaling& t, const float* am
   return suspect;
 }
 
+// RN(1 / RN(6 Q)) of an E4M3-scaled spec: Q = 448, or 256 (4over6).
+float recip_6q(const QuantSpec& spec) { return spec.global_e4m3_max == 256 ? kRecip1536 : kRecip2688; }
+
+// 4over6's block scales (four_over_six_scale_codes on the band's rows x of `cols`), as block_scales
+// gives them: the decoded scale s_b and the encode multiplier; returns the same overflow warning.
+bool four_over_six_block_scales(const QuantSpec& spec, const TensorScaling& t, const float* x, int64_t cols,
+                                int64_t band_rows, const float* amax, int64_t n, uint8_t* codes, float* scale,
+                                float* encode) {
+  four_over_six_scale_codes(spec, t, x, cols, band_rows, amax, codes);
+  bool suspect = false;
+  for (int64_t b = 0; b < n; ++b) {
+    scale[b] = fp8_e4m3_decode(codes[b]);
+    encode[b] = nvfp4_encode_multiplier(scale[b], t.s_dec);
+    suspect = suspect || !(nvfp4_decode_multiplier(scale[b], t.amax, recip_6q(spec)) * kFp4E2m1Max <= FLT_MAX);
+  }
+  return suspect;
+}
+
 // Whether a row's dequantized values (|q| / 2 · decode) hold a NaN or Inf: quantize's output check
 // for rows whose decode multipliers could overflow.
 bool row_dequant_nonfinite(const QuantSpec& spec, const TensorScaling& t, const int8_t* q, const float* scale,
                            int64_t block, int64_t blocks) {
   for (int64_t b = 0; b < blocks; ++b) {
-    const float decode = spec.scale == ScaleFormat::e4m3 ? nvfp4_decode_multiplier(scale[b], t.amax, kRecip2688) : scale[b];
+    const float decode = spec.scale == ScaleFormat::e4m3 ? nvfp4_decode_multiplier(scale[b], t.amax, recip_6q(spec)) : scale[b];
     for (int64_t i = b * block; i < (b + 1) * block; ++i)
       if (!std::isfinite(float(std::abs(q[i])) * 0.5f * decode)) return true;
   }
@@ -151,11 +169,10 @@ bool row_dequant_nonfinite(const QuantSpec& spec, const TensorScaling& t, const 
 
 bool fp4_direct_supported(const QuantSpec& spec) {
   if (spec.element != ElementFormat::fp4_e2m1 || spec.block % kLanes != 0 || spec.block <= 0) return false;
-  if (spec.four_over_six != FourOverSix::off || spec.row_scaled || spec.encode_window != 0 ||
-      spec.scaling != Scaling::current)
-    return false;
+  if (spec.row_scaled || spec.encode_window != 0 || spec.scaling != Scaling::current) return false;
   if (spec.scale == ScaleFormat::e4m3)
-    return spec.scale_round == UfloatRounding::nearest && spec.global_e4m3_max == 448;
+    return spec.scale_round == UfloatRounding::nearest &&
+           (spec.global_e4m3_max == 448 || spec.four_over_six != FourOverSix::off);
   return spec.scale == ScaleFormat::ue8m0;
 }
 
@@ -227,8 +244,10 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
 #pragma omp barrier
     thread_local std::vector<uint8_t> random;
     thread_local std::vector<float> encode, tile_amax;
+    thread_local std::vector<uint8_t> codes;  // 4over6's scale codes
     random.resize(sr ? size_t(cols) : 0);
     encode.resize(size_t(blocks));
+    codes.resize(size_t(blocks));
     tile_amax.resize(size_t(blocks));
 #pragma omp for schedule(static)
     for (int64_t g = 0; g < (hook_error ? 0 : bands); ++g) {
@@ -242,7 +261,10 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
         unit_block_amax = tile_amax.data();
       }
       float* const scale_g = scale_data + g * band * blocks;
-      const bool suspect = block_scales(spec, tensor, unit_block_amax, blocks, scale_g, encode.data());
+      const bool suspect = spec.four_over_six != FourOverSix::off
+                               ? four_over_six_block_scales(spec, tensor, src + g * band * cols, cols, band,
+                                                            unit_block_amax, blocks, codes.data(), scale_g, encode.data())
+                               : block_scales(spec, tensor, unit_block_amax, blocks, scale_g, encode.data());
       for (int64_t r = g * band; r < (g + 1) * band; ++r) {
         float* scale_r = scale_data + r * blocks;
         if (r > g * band) std::copy(scale_g, scale_g + blocks, scale_r);

@@ -3,6 +3,7 @@
 // The compiler may not contract or reorder (-ffp-contract=off, no fast-math).
 #include "core/quant/block_scale.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cfloat>
 #include <cmath>
@@ -160,6 +161,52 @@ float four_over_six_tile_error(const float* row_errors) {
   for (int half = 8; half >= 2; half /= 2)
     for (int i = 0; i < half; ++i) r[i] = r[i] + r[i + half];
   return r[0] + r[1];
+}
+
+void four_over_six_scale_codes(const QuantSpec& spec, const TensorScaling& t, const float* x, int64_t cols,
+                          int64_t band_rows, const float* block_amax, uint8_t* codes) {
+  const int64_t span = spec.block, spans = cols / span;
+  const int q_max = spec.global_e4m3_max;
+  int64_t b = 0;
+#ifdef __AVX512F__
+  if (span == 16 && band_rows == 16) {
+    for (; b < spans; ++b) {
+      const FourOverSixCodes c = four_over_six_codes(block_amax[b], t.s_enc);
+      uint8_t map6[16], map4[16];
+      std::fill(map6, map6 + 16, c.map6);
+      std::fill(map4, map4 + 16, c.map4);
+      float err6[16], err4[16];
+      four_over_six_errors16(x + b * span, cols, 16, map6, t.s_dec, t.amax, q_max, spec.four_over_six, err6);
+      four_over_six_errors16(x + b * span, cols, 16, map4, t.s_dec, t.amax, q_max, spec.four_over_six, err4);
+      codes[b] = four_over_six_tile_error(err4) < four_over_six_tile_error(err6) ? c.map4 : c.map6;
+    }
+  } else if (span == 16 && band_rows == 1) {
+    for (; b < spans; b += 16) {
+      const int n = int(std::min<int64_t>(16, spans - b));
+      uint8_t map6[16], map4[16];
+      for (int l = 0; l < n; ++l) {
+        const FourOverSixCodes c = four_over_six_codes(block_amax[b + l], t.s_enc);
+        map6[l] = c.map6;
+        map4[l] = c.map4;
+      }
+      float err6[16], err4[16];
+      four_over_six_errors16(x + b * span, span, n, map6, t.s_dec, t.amax, q_max, spec.four_over_six, err6);
+      four_over_six_errors16(x + b * span, span, n, map4, t.s_dec, t.amax, q_max, spec.four_over_six, err4);
+      for (int l = 0; l < n; ++l) codes[b + l] = err4[l] < err6[l] ? map4[l] : map6[l];
+    }
+  }
+#endif
+  for (; b < spans; ++b) {
+    const FourOverSixCodes c = four_over_six_codes(block_amax[b], t.s_enc);
+    float err6[16], err4[16];
+    for (int64_t r = 0; r < band_rows; ++r) {
+      const float* seg = x + r * cols + b * span;
+      err6[r] = four_over_six_error(seg, span, c.map6, t.s_dec, t.amax, q_max, spec.four_over_six);
+      err4[r] = four_over_six_error(seg, span, c.map4, t.s_dec, t.amax, q_max, spec.four_over_six);
+    }
+    const bool map4 = band_rows == 1 ? err4[0] < err6[0] : four_over_six_tile_error(err4) < four_over_six_tile_error(err6);
+    codes[b] = map4 ? c.map4 : c.map6;
+  }
 }
 
 uint8_t mx_block_scale_code(float block_amax, ElementFormat element, ScaleRule rule) {

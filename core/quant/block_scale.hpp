@@ -89,6 +89,13 @@ struct TensorScaling {
 };
 TensorScaling tensor_scaling(const QuantSpec& spec, float amax, float delayed_scale = 1.0f);
 
+// Each block's 4over6 scale code, the candidate with the smaller error over the block's rows of
+// x (band_rows rows of `cols`; a 16x16 tile's error from its row errors). Blocks of 16 on AVX-512
+// builds take four_over_six_errors16: the tile's sixteen rows (2D), or up to sixteen blocks of the
+// row (1D), one lane each; other specs take four_over_six_error one row of one block at a time.
+void four_over_six_scale_codes(const QuantSpec& spec, const TensorScaling& t, const float* x, int64_t cols,
+                               int64_t band_rows, const float* block_amax, uint8_t* codes);
+
 // What one block's elements are multiplied by before rounding to the element grid (`encode`) and
 // what their grid values are multiplied by to dequantize (`decode`); `code` is the raw scale byte
 // for e4m3/ue8m0 scales (0 otherwise). For scale none both multipliers are 1.
