@@ -164,7 +164,7 @@ float four_over_six_tile_error(const float* row_errors) {
 }
 
 void four_over_six_scale_codes(const QuantSpec& spec, const TensorScaling& t, const float* x, int64_t cols,
-                          int64_t band_rows, const float* block_amax, uint8_t* codes) {
+                               int64_t band_rows, const float* block_amax, uint8_t* codes) {
   const int64_t span = spec.block, spans = cols / span;
   const int q_max = spec.global_e4m3_max;
   int64_t b = 0;
