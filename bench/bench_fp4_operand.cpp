@@ -24,9 +24,11 @@ struct OperandCase {
   Tile tile;
   Rounding rounding;
   bool rht, bf16;
+  FourOverSix four_over_six = FourOverSix::off;
 };
 
-// The nvfp4 preset's operands of the qkv projection (output 576) and, with bf16 operands, te_nvfp4's.
+// The nvfp4 preset's operands of the qkv projection (output 576) and, with bf16 operands, te_nvfp4's
+// and te_nvfp4_4over6's.
 const OperandCase kCases[] = {
     {"fprop_x_512x192", 512, 192, Tile::d1, Rounding::rne, false, false},
     {"fprop_w_576x192_2d", 576, 192, Tile::d2, Rounding::rne, false, false},
@@ -35,6 +37,8 @@ const OperandCase kCases[] = {
     {"wgrad_x_192x512_rht", 192, 512, Tile::d1, Rounding::rne, true, false},
     {"te_dgrad_dy_512x576_sr_bf16", 512, 576, Tile::d1, Rounding::sr, false, true},
     {"te_wgrad_dy_576x512_rht_sr_bf16", 576, 512, Tile::d1, Rounding::sr, true, true},
+    {"te_fprop_x_512x192_4over6_bf16", 512, 192, Tile::d1, Rounding::rne, false, true, FourOverSix::mae},
+    {"te_fprop_w_576x192_2d_4over6_bf16", 576, 192, Tile::d2, Rounding::rne, false, true, FourOverSix::mae},
 };
 
 void BM_Fp4Operand(benchmark::State& state, OperandCase c) {
@@ -44,6 +48,7 @@ void BM_Fp4Operand(benchmark::State& state, OperandCase c) {
   spec.rounding = c.rounding;
   spec.rht = c.rht;
   if (c.bf16) spec.operand_dtype = OperandDtype::bf16;
+  spec.four_over_six = c.four_over_six;
   if (!fp4_direct_supported(spec)) {
     state.SkipWithError("no direct path on this build (it needs AVX-512)");
     return;

@@ -144,11 +144,20 @@ bool four_over_six_block_scales(const QuantSpec& spec, const TensorScaling& t, c
                                 int64_t band_rows, const float* amax, int64_t n, uint8_t* codes, float* scale,
                                 float* encode) {
   four_over_six_scale_codes(spec, t, x, cols, band_rows, amax, codes);
+  const float* e4m3 = e4m3_decode_table().data();
+  const __m512 s_dec = _mm512_set1_ps(t.s_dec), tensor_amax = _mm512_set1_ps(t.amax), recip = _mm512_set1_ps(recip_6q(spec));
+  const __m512 one = _mm512_set1_ps(1.0f), flt_max = _mm512_set1_ps(FLT_MAX), element_max = _mm512_set1_ps(kFp4E2m1Max);
   bool suspect = false;
-  for (int64_t b = 0; b < n; ++b) {
-    scale[b] = fp8_e4m3_decode(codes[b]);
-    encode[b] = nvfp4_encode_multiplier(scale[b], t.s_dec);
-    suspect = suspect || !(nvfp4_decode_multiplier(scale[b], t.amax, recip_6q(spec)) * kFp4E2m1Max <= FLT_MAX);
+  for (int64_t b = 0; b < n; b += kLanes) {
+    const __mmask16 lanes = n - b >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << (n - b)) - 1);
+    const __m512i code = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(lanes, codes + b));
+    const __m512 s_b = _mm512_i32gather_ps(code, e4m3, 4);
+    // nvfp4_encode_multiplier and nvfp4_decode_multiplier (min_ps: FLT_MAX for NaN, as fmin)
+    const __m512 enc = _mm512_min_ps(_mm512_div_ps(one, _mm512_mul_ps(s_b, s_dec)), flt_max);
+    const __m512 decode = _mm512_mul_ps(_mm512_mul_ps(s_b, tensor_amax), recip);
+    suspect = suspect || _mm512_mask_cmp_ps_mask(lanes, _mm512_mul_ps(decode, element_max), flt_max, _CMP_NLE_UQ) != 0;
+    _mm512_mask_storeu_ps(scale + b, lanes, s_b);
+    _mm512_mask_storeu_ps(encode + b, lanes, enc);
   }
   return suspect;
 }

@@ -119,14 +119,19 @@ float four_over_six_error(const float* x, int64_t n, uint8_t scale_code, float s
   return err;
 }
 
-#ifdef __AVX512F__
-void four_over_six_errors16(const float* x, int64_t stride, int n, const uint8_t* codes, float s_dec, float amax,
-                            int q_max, FourOverSix mode, float* err) {
-  static const std::array<float, 256> e4m3 = [] {
+const std::array<float, 256>& e4m3_decode_table() {
+  static const std::array<float, 256> table = [] {
     std::array<float, 256> t{};
     for (int c = 0; c < 256; ++c) t[size_t(c)] = fp8_e4m3_decode(uint8_t(c));
     return t;
   }();
+  return table;
+}
+
+#ifdef __AVX512F__
+void four_over_six_errors16(const float* x, int64_t stride, int n, const uint8_t* codes, float s_dec, float amax,
+                            int q_max, FourOverSix mode, float* err) {
+  const std::array<float, 256>& e4m3 = e4m3_decode_table();
   alignas(64) float s_b[16] = {};  // lanes n.. compute zeros
   for (int l = 0; l < n; ++l) s_b[l] = e4m3[codes[l]];
   const __m512 s_b_v = _mm512_load_ps(s_b), amax_v = _mm512_set1_ps(amax);
@@ -165,26 +170,32 @@ float four_over_six_tile_error(const float* row_errors) {
 
 #ifdef __AVX512F__
 namespace {
-// four_over_six_codes of n <= 16 blocks, eight at a time with the same fp32 operations and the E4M3
-// rounding of the vectorised block scales; from a NaN candidate on (E4M3's NaN code) one at a time.
+// four_over_six_codes of n <= 16 blocks, eight at a time (the last eight padded with zeros) with
+// the same fp32 operations and the E4M3 rounding of the vectorised block scales; eight blocks with
+// a NaN candidate (E4M3's NaN code) take four_over_six_codes one at a time.
 void four_over_six_codes16(const float* block_amax, int n, float s_enc, uint8_t* map6, uint8_t* map4) {
-  int l = 0;
-  for (; l + 8 <= n; l += 8) {
-    const __m256 base = _mm256_mul_ps(_mm256_div_ps(_mm256_loadu_ps(block_amax + l), _mm256_set1_ps(6.0f)),
-                                      _mm256_set1_ps(s_enc));
+  for (int l = 0; l < n; l += 8) {
+    const int m = std::min(8, n - l);
+    alignas(32) float amax[8] = {};
+    std::copy(block_amax + l, block_amax + l + m, amax);
+    const __m256 base = _mm256_mul_ps(_mm256_div_ps(_mm256_load_ps(amax), _mm256_set1_ps(6.0f)), _mm256_set1_ps(s_enc));
     const __m256 expanded = _mm256_mul_ps(base, _mm256_set1_ps(1.5f));
-    if (_mm256_movemask_ps(_mm256_cmp_ps(expanded, expanded, _CMP_UNORD_Q)) != 0) break;  // NaN base too
-    auto store_e4m3 = [](__m256 value, uint8_t* out) {  // Inf -> FLT_MAX: both saturate to 448
+    if (_mm256_movemask_ps(_mm256_cmp_ps(expanded, expanded, _CMP_UNORD_Q)) != 0) {  // NaN base too
+      for (int k = l; k < l + m; ++k) {
+        const FourOverSixCodes c = four_over_six_codes(block_amax[k], s_enc);
+        map6[k] = c.map6;
+        map4[k] = c.map4;
+      }
+      continue;
+    }
+    auto store_e4m3 = [m](__m256 value, uint8_t* out) {  // Inf -> FLT_MAX: both saturate to 448
       const __m256 rounded = detail::fp8_rne_value<3, -6>(_mm256_min_ps(value, _mm256_set1_ps(FLT_MAX)), kFp8E4m3Max);
-      detail::store_codes8(detail::fp8_grid_magnitude<3, -6>(rounded), out);
+      alignas(8) uint8_t codes[8];
+      detail::store_codes8(detail::fp8_grid_magnitude<3, -6>(rounded), codes);
+      std::copy(codes, codes + m, out);
     };
     store_e4m3(base, map6 + l);
     store_e4m3(expanded, map4 + l);
-  }
-  for (; l < n; ++l) {
-    const FourOverSixCodes c = four_over_six_codes(block_amax[l], s_enc);
-    map6[l] = c.map6;
-    map4[l] = c.map4;
   }
 }
 }  // namespace

@@ -4,6 +4,7 @@
 // floor/ceil rules (MXFP4 and MXFP8), and fp32 current scaling (FP8 with a per-tensor scale).
 // Shared by the fast and the reference quantizer; no loops over elements here.
 #pragma once
+#include <array>
 #include <cstdint>
 
 #include "core/quant/quant_spec.hpp"
@@ -44,6 +45,9 @@ uint8_t nvfp4_scale_code(const QuantSpec& spec, float block_amax, float s_enc);
 // decode RN(RN(s_b * amax) * recip_6q) with recip_6q = RN(1 / RN(6 Q)).
 float nvfp4_encode_multiplier(float s_b, float s_dec);
 float nvfp4_decode_multiplier(float s_b, float amax, float recip_6q);
+
+// fp8_e4m3_decode of all 256 codes, as a table.
+const std::array<float, 256>& e4m3_decode_table();
 
 // ---- NVFP4 4over6 (NUMERICS.md, TE dialects) ----
 // The two candidate block scales: base = RN(RN(block_amax / 6) * S_enc) (TE <= 2.13 order whatever
