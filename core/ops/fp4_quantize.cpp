@@ -99,6 +99,24 @@ __m512 e4m3_rne_value(__m512 v) {
   return _mm512_min_ps(rounded, _mm512_set1_ps(kFp8E4m3Max));
 }
 
+// RN(1 / RN(6 Q)) of an E4M3-scaled spec: Q = 448, or 256 (4over6).
+float recip_6q(const QuantSpec& spec) { return spec.global_e4m3_max == 256 ? kRecip1536 : kRecip2688; }
+
+// Sixteen decoded E4M3 block scales s_b (the `lanes` of them) stored with their encode multipliers
+// (nvfp4_encode_multiplier: min_ps gives FLT_MAX for a NaN, as fmin). Returns whether a decode
+// multiplier (nvfp4_decode_multiplier) times 6 overflows.
+bool store_e4m3_scales(__m512 s_b, __mmask16 lanes, const TensorScaling& t, float recip, float* scale, float* encode) {
+  const __m512 flt_max = _mm512_set1_ps(FLT_MAX);
+  const __m512 block_decode = _mm512_mul_ps(s_b, _mm512_set1_ps(t.s_dec));
+  const __m512 enc = _mm512_min_ps(_mm512_div_ps(_mm512_set1_ps(1.0f), block_decode), flt_max);
+  const __m512 decode = _mm512_mul_ps(_mm512_mul_ps(s_b, _mm512_set1_ps(t.amax)), _mm512_set1_ps(recip));
+  _mm512_mask_storeu_ps(scale, lanes, s_b);
+  _mm512_mask_storeu_ps(encode, lanes, enc);
+  return _mm512_mask_cmp_ps_mask(lanes, _mm512_mul_ps(decode, _mm512_set1_ps(kFp4E2m1Max)), flt_max, _CMP_NLE_UQ) != 0;
+}
+
+__mmask16 first_lanes(int64_t n) { return n >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1); }
+
 // The block scales of n block (or tile) amaxes: the decoded scale s_b (nvfp4_block_scale_code's
 // E4M3 value, or UE8M0's) and the encode multiplier (block_scale_from_code's). Returns whether a
 // decode multiplier times 6 overflows (then quantize() checks the dequantized values of the rows
@@ -117,26 +135,17 @@ bool block_scales(const QuantSpec& spec, const TensorScaling& t, const float* am
     return suspect;
   }
   const __m512 factor = _mm512_set1_ps(t.s_enc * kRecipSix), s_enc = _mm512_set1_ps(t.s_enc);
-  const __m512 s_dec = _mm512_set1_ps(t.s_dec), tensor_amax = _mm512_set1_ps(t.amax);
-  const __m512 six = _mm512_set1_ps(6.0f), one = _mm512_set1_ps(1.0f), flt_max = _mm512_set1_ps(FLT_MAX);
-  const __m512 recip = _mm512_set1_ps(kRecip2688), element_max = _mm512_set1_ps(kFp4E2m1Max);
   for (int64_t b = 0; b < n; b += kLanes) {
-    const __mmask16 lanes = n - b >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << (n - b)) - 1);
+    const __mmask16 lanes = first_lanes(n - b);
     const __m512 a = _mm512_maskz_loadu_ps(lanes, amax + b);
-    const __m512 s_dec_b = spec.formula == BlockScaleFormula::te_2_14 ? _mm512_mul_ps(a, factor)
-                                                                      : _mm512_mul_ps(_mm512_div_ps(a, six), s_enc);
-    const __m512 s_b = e4m3_rne_value(_mm512_min_ps(s_dec_b, flt_max));
-    const __m512 enc = _mm512_min_ps(_mm512_div_ps(one, _mm512_mul_ps(s_b, s_dec)), flt_max);
-    const __m512 decode = _mm512_mul_ps(_mm512_mul_ps(s_b, tensor_amax), recip);
-    suspect = suspect || _mm512_mask_cmp_ps_mask(lanes, _mm512_mul_ps(decode, element_max), flt_max, _CMP_NLE_UQ) != 0;
-    _mm512_mask_storeu_ps(scale + b, lanes, s_b);
-    _mm512_mask_storeu_ps(encode + b, lanes, enc);
+    const __m512 s_dec_b = spec.formula == BlockScaleFormula::te_2_14
+                               ? _mm512_mul_ps(a, factor)
+                               : _mm512_mul_ps(_mm512_div_ps(a, _mm512_set1_ps(6.0f)), s_enc);
+    const __m512 s_b = e4m3_rne_value(_mm512_min_ps(s_dec_b, _mm512_set1_ps(FLT_MAX)));
+    suspect = store_e4m3_scales(s_b, lanes, t, recip_6q(spec), scale + b, encode + b) || suspect;
   }
   return suspect;
 }
-
-// RN(1 / RN(6 Q)) of an E4M3-scaled spec: Q = 448, or 256 (4over6).
-float recip_6q(const QuantSpec& spec) { return spec.global_e4m3_max == 256 ? kRecip1536 : kRecip2688; }
 
 // 4over6's block scales (four_over_six_scale_codes on the band's rows x of `cols`), as block_scales
 // gives them: the decoded scale s_b and the encode multiplier; returns the same overflow warning.
@@ -145,19 +154,11 @@ bool four_over_six_block_scales(const QuantSpec& spec, const TensorScaling& t, c
                                 float* encode) {
   four_over_six_scale_codes(spec, t, x, cols, band_rows, amax, codes);
   const float* e4m3 = e4m3_decode_table().data();
-  const __m512 s_dec = _mm512_set1_ps(t.s_dec), tensor_amax = _mm512_set1_ps(t.amax), recip = _mm512_set1_ps(recip_6q(spec));
-  const __m512 one = _mm512_set1_ps(1.0f), flt_max = _mm512_set1_ps(FLT_MAX), element_max = _mm512_set1_ps(kFp4E2m1Max);
   bool suspect = false;
   for (int64_t b = 0; b < n; b += kLanes) {
-    const __mmask16 lanes = n - b >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << (n - b)) - 1);
-    const __m512i code = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(lanes, codes + b));
-    const __m512 s_b = _mm512_i32gather_ps(code, e4m3, 4);
-    // nvfp4_encode_multiplier and nvfp4_decode_multiplier (min_ps: FLT_MAX for NaN, as fmin)
-    const __m512 enc = _mm512_min_ps(_mm512_div_ps(one, _mm512_mul_ps(s_b, s_dec)), flt_max);
-    const __m512 decode = _mm512_mul_ps(_mm512_mul_ps(s_b, tensor_amax), recip);
-    suspect = suspect || _mm512_mask_cmp_ps_mask(lanes, _mm512_mul_ps(decode, element_max), flt_max, _CMP_NLE_UQ) != 0;
-    _mm512_mask_storeu_ps(scale + b, lanes, s_b);
-    _mm512_mask_storeu_ps(encode + b, lanes, enc);
+    const __mmask16 lanes = first_lanes(n - b);
+    const __m512 s_b = _mm512_i32gather_ps(_mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(lanes, codes + b)), e4m3, 4);
+    suspect = store_e4m3_scales(s_b, lanes, t, recip_6q(spec), scale + b, encode + b) || suspect;
   }
   return suspect;
 }
@@ -167,7 +168,8 @@ bool four_over_six_block_scales(const QuantSpec& spec, const TensorScaling& t, c
 bool row_dequant_nonfinite(const QuantSpec& spec, const TensorScaling& t, const int8_t* q, const float* scale,
                            int64_t block, int64_t blocks) {
   for (int64_t b = 0; b < blocks; ++b) {
-    const float decode = spec.scale == ScaleFormat::e4m3 ? nvfp4_decode_multiplier(scale[b], t.amax, recip_6q(spec)) : scale[b];
+    const float decode =
+        spec.scale == ScaleFormat::e4m3 ? nvfp4_decode_multiplier(scale[b], t.amax, recip_6q(spec)) : scale[b];
     for (int64_t i = b * block; i < (b + 1) * block; ++i)
       if (!std::isfinite(float(std::abs(q[i])) * 0.5f * decode)) return true;
   }
