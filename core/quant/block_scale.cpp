@@ -128,37 +128,6 @@ const std::array<float, 256>& e4m3_decode_table() {
   return table;
 }
 
-#ifdef __AVX512F__
-void four_over_six_errors16(const float* x, int64_t stride, int n, const uint8_t* codes, float s_dec, float amax,
-                            int q_max, FourOverSix mode, float* err) {
-  const std::array<float, 256>& e4m3 = e4m3_decode_table();
-  alignas(64) float s_b[16] = {};  // lanes n.. compute zeros
-  for (int l = 0; l < n; ++l) s_b[l] = e4m3[codes[l]];
-  const __m512 s_b_v = _mm512_load_ps(s_b), amax_v = _mm512_set1_ps(amax);
-  // nvfp4_encode_multiplier: fmin(1 / RN(s_b * S_dec), FLT_MAX) (min_ps gives FLT_MAX for NaN, as fmin)
-  const __m512 inv_v = _mm512_min_ps(_mm512_div_ps(_mm512_set1_ps(1.0f), _mm512_mul_ps(s_b_v, _mm512_set1_ps(s_dec))),
-                                     _mm512_set1_ps(FLT_MAX));
-  const __m512 denom = _mm512_set1_ps(float(q_max) * kFp4E2m1Max);  // exact
-  const __m512i sign_bit = _mm512_set1_epi32(int(0x80000000u));
-  __m512 v[16];
-  for (int l = 0; l < 16; ++l) v[l] = l < n ? _mm512_loadu_ps(x + l * stride) : _mm512_setzero_ps();
-  detail::transpose16(v);  // v[i] lane l: element i of segment l
-  __m512 sum = _mm512_setzero_ps();
-  for (int i = 0; i < 16; ++i) {
-    const __m512 y = _mm512_mul_ps(v[i], inv_v);
-    // e2m1 decode of the RNE code: the grid value with y's sign (a NaN y gives code 7, +6)
-    const __mmask16 signed_lanes = _mm512_cmp_ps_mask(y, y, _CMP_ORD_Q);
-    const __m512i sign = _mm512_maskz_and_epi32(signed_lanes, _mm512_castps_si512(y), sign_bit);
-    const __m512 q = _mm512_castsi512_ps(
-        _mm512_or_si512(_mm512_castps_si512(detail::fp4_rne_value16(_mm512_abs_ps(y))), sign));
-    const __m512 scaled = _mm512_mul_ps(q, s_b_v);
-    const __m512 widened = _mm512_mul_ps(scaled, amax_v);
-    const __m512 diff = _mm512_sub_ps(_mm512_div_ps(widened, denom), v[i]);
-    sum = _mm512_add_ps(sum, mode == FourOverSix::mse ? _mm512_mul_ps(diff, diff) : _mm512_abs_ps(diff));
-  }
-  _mm512_mask_storeu_ps(err, __mmask16((1u << n) - 1), sum);
-}
-#endif
 
 float four_over_six_tile_error(const float* row_errors) {
   float r[16];
@@ -170,6 +139,45 @@ float four_over_six_tile_error(const float* row_errors) {
 
 #ifdef __AVX512F__
 namespace {
+// four_over_six_error of n <= 16 segments of 16 elements under both candidates, bit for bit:
+// err6[l] and err4[l] (l < n) are the errors of x[l * stride .. l * stride + 16) under scale codes
+// map6[l] and map4[l]. The segments are transposed into registers once, so each lane adds its own
+// segment's terms in index order.
+void four_over_six_errors16(const float* x, int64_t stride, int n, const uint8_t* map6, const uint8_t* map4,
+                            float s_dec, float amax, int q_max, FourOverSix mode, float* err6, float* err4) {
+  const std::array<float, 256>& e4m3 = e4m3_decode_table();
+  const uint8_t* const codes[2] = {map6, map4};
+  __m512 s_b[2], inv[2], sum[2];
+  for (int c = 0; c < 2; ++c) {
+    alignas(64) float lanes[16] = {};  // lanes n.. compute zeros
+    for (int l = 0; l < n; ++l) lanes[l] = e4m3[codes[c][l]];
+    s_b[c] = _mm512_load_ps(lanes);
+    // nvfp4_encode_multiplier: fmin(1 / RN(s_b * S_dec), FLT_MAX) (min_ps gives FLT_MAX for NaN, as fmin)
+    inv[c] = _mm512_min_ps(_mm512_div_ps(_mm512_set1_ps(1.0f), _mm512_mul_ps(s_b[c], _mm512_set1_ps(s_dec))),
+                           _mm512_set1_ps(FLT_MAX));
+    sum[c] = _mm512_setzero_ps();
+  }
+  const __m512 amax_v = _mm512_set1_ps(amax), denom = _mm512_set1_ps(float(q_max) * kFp4E2m1Max);  // exact
+  const __m512i sign_bit = _mm512_set1_epi32(int(0x80000000u));
+  __m512 v[16];
+  for (int l = 0; l < 16; ++l) v[l] = l < n ? _mm512_loadu_ps(x + l * stride) : _mm512_setzero_ps();
+  detail::transpose16(v);  // v[i] lane l: element i of segment l
+  for (int i = 0; i < 16; ++i)
+    for (int c = 0; c < 2; ++c) {
+      const __m512 y = _mm512_mul_ps(v[i], inv[c]);
+      // e2m1 decode of the RNE code: the grid value with y's sign (a NaN y gives code 7, +6)
+      const __mmask16 signed_lanes = _mm512_cmp_ps_mask(y, y, _CMP_ORD_Q);
+      const __m512i sign = _mm512_maskz_and_epi32(signed_lanes, _mm512_castps_si512(y), sign_bit);
+      const __m512 q = _mm512_castsi512_ps(
+          _mm512_or_si512(_mm512_castps_si512(detail::fp4_rne_value16(_mm512_abs_ps(y))), sign));
+      const __m512 widened = _mm512_mul_ps(_mm512_mul_ps(q, s_b[c]), amax_v);
+      const __m512 diff = _mm512_sub_ps(_mm512_div_ps(widened, denom), v[i]);
+      sum[c] = _mm512_add_ps(sum[c], mode == FourOverSix::mse ? _mm512_mul_ps(diff, diff) : _mm512_abs_ps(diff));
+    }
+  _mm512_mask_storeu_ps(err6, __mmask16((1u << n) - 1), sum[0]);
+  _mm512_mask_storeu_ps(err4, __mmask16((1u << n) - 1), sum[1]);
+}
+
 // four_over_six_codes of n <= 16 blocks, eight at a time (the last eight padded with zeros) with
 // the same fp32 operations and the E4M3 rounding of the vectorised block scales; eight blocks with
 // a NaN candidate (E4M3's NaN code) take four_over_six_codes one at a time.
@@ -218,8 +226,7 @@ void four_over_six_scale_codes(const QuantSpec& spec, const TensorScaling& t, co
         std::fill(tile4, tile4 + 16, map4[l]);
         const float* tile = x + (b + l) * span;
         float err6[16], err4[16];
-        four_over_six_errors16(tile, cols, 16, tile6, t.s_dec, t.amax, q_max, spec.four_over_six, err6);
-        four_over_six_errors16(tile, cols, 16, tile4, t.s_dec, t.amax, q_max, spec.four_over_six, err4);
+        four_over_six_errors16(tile, cols, 16, tile6, tile4, t.s_dec, t.amax, q_max, spec.four_over_six, err6, err4);
         codes[b + l] = four_over_six_tile_error(err4) < four_over_six_tile_error(err6) ? map4[l] : map6[l];
       }
     }
@@ -229,8 +236,7 @@ void four_over_six_scale_codes(const QuantSpec& spec, const TensorScaling& t, co
       uint8_t map6[16], map4[16];
       four_over_six_codes16(block_amax + b, n, t.s_enc, map6, map4);
       float err6[16], err4[16];
-      four_over_six_errors16(x + b * span, span, n, map6, t.s_dec, t.amax, q_max, spec.four_over_six, err6);
-      four_over_six_errors16(x + b * span, span, n, map4, t.s_dec, t.amax, q_max, spec.four_over_six, err4);
+      four_over_six_errors16(x + b * span, span, n, map6, map4, t.s_dec, t.amax, q_max, spec.four_over_six, err6, err4);
       for (int l = 0; l < n; ++l) codes[b + l] = err4[l] < err6[l] ? map4[l] : map6[l];
     }
   }

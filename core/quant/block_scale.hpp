@@ -61,13 +61,6 @@ FourOverSixCodes four_over_six_codes(float block_amax, float s_enc);
 // v = RN(RN(RN(e2m1(c) * s_b) * amax) / RN(6 Q)), and the sum of |v - x| (mae) or RN((v - x)^2) (mse).
 float four_over_six_error(const float* x, int64_t n, uint8_t scale_code, float s_dec, float amax, int q_max,
                           FourOverSix mode);
-#ifdef __AVX512F__
-// four_over_six_error of n <= 16 segments of 16 elements at once, bit for bit: err[l] (l < n) is
-// the error of x[l * stride .. l * stride + 16) under scale code codes[l]. The segments are
-// transposed into registers, so each lane adds its own segment's terms in index order.
-void four_over_six_errors16(const float* x, int64_t stride, int n, const uint8_t* codes, float s_dec, float amax,
-                            int q_max, FourOverSix mode, float* err);
-#endif
 // The error of a 16x16 tile from its 16 row errors, in the CUDA warp-tree order: r[i] += r[i+8]
 // (i < 8), r[i] += r[i+4] (i < 4), r[i] += r[i+2] (i < 2), then r[0] + r[1].
 float four_over_six_tile_error(const float* row_errors);
@@ -95,8 +88,9 @@ TensorScaling tensor_scaling(const QuantSpec& spec, float amax, float delayed_sc
 
 // Each block's 4over6 scale code, the candidate with the smaller error over the block's rows of
 // x (band_rows rows of `cols`; a 16x16 tile's error from its row errors). Blocks of 16 on AVX-512
-// builds take four_over_six_errors16: the tile's sixteen rows (2D), or up to sixteen blocks of the
-// row (1D), one lane each; other specs take four_over_six_error one row of one block at a time.
+// builds evaluate sixteen error sums at once, both candidates from one transposed load: the tile's
+// sixteen rows (2D), or up to sixteen blocks of the row (1D), one lane each; other specs take
+// four_over_six_error one row of one block at a time.
 void four_over_six_scale_codes(const QuantSpec& spec, const TensorScaling& t, const float* x, int64_t cols,
                                int64_t band_rows, const float* block_amax, uint8_t* codes);
 
