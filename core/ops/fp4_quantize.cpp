@@ -89,16 +89,6 @@ bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block,
   return nan != 0;
 }
 
-// E4M3 RNE satfinite of v >= 0 as a grid value: detail::fp8_rne_value<3, -6> on 16 lanes.
-__m512 e4m3_rne_value(__m512 v) {
-  const __m512 clamped = _mm512_min_ps(v, _mm512_set1_ps(2.0f * kFp8E4m3Max));
-  const __m512i field = _mm512_srli_epi32(_mm512_castps_si512(clamped), 23);
-  const __m512i step_field = _mm512_max_epi32(field, _mm512_set1_epi32(-6 + 127));
-  const __m512 magic = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(step_field, _mm512_set1_epi32(23 - 3)), 23));
-  const __m512 rounded = _mm512_sub_ps(_mm512_add_ps(clamped, magic), magic);
-  return _mm512_min_ps(rounded, _mm512_set1_ps(kFp8E4m3Max));
-}
-
 // RN(1 / RN(6 Q)) of an E4M3-scaled spec: Q = 448, or 256 (4over6).
 float recip_6q(const QuantSpec& spec) { return spec.global_e4m3_max == 256 ? kRecip1536 : kRecip2688; }
 
@@ -141,7 +131,7 @@ bool block_scales(const QuantSpec& spec, const TensorScaling& t, const float* am
     const __m512 s_dec_b = spec.formula == BlockScaleFormula::te_2_14
                                ? _mm512_mul_ps(a, factor)
                                : _mm512_mul_ps(_mm512_div_ps(a, _mm512_set1_ps(6.0f)), s_enc);
-    const __m512 s_b = e4m3_rne_value(_mm512_min_ps(s_dec_b, _mm512_set1_ps(FLT_MAX)));
+    const __m512 s_b = detail::fp8_rne_value<3, -6>(_mm512_min_ps(s_dec_b, _mm512_set1_ps(FLT_MAX)), kFp8E4m3Max);
     suspect = store_e4m3_scales(s_b, lanes, t, recip_6q(spec), scale + b, encode + b) || suspect;
   }
   return suspect;
