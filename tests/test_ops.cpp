@@ -400,8 +400,8 @@ TEST(Matmul, RowsSplitAtTheRowTileAreBitIdentical) {
 }
 
 TEST(Matmul, Transpose) {
-  // Shapes with partial 8×8 register blocks and partial 64×64 tiles.
-  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{37, 70}, {130, 75}, {8, 8}, {1, 9}}) {
+  // Shapes with partial 8×8 register blocks, and several (partial) work items of 256 rows by 64 columns.
+  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{37, 70}, {130, 75}, {8, 8}, {1, 9}, {300, 150}, {520, 203}}) {
     const auto in = random_vector<float>(rows * cols, 22);
     std::vector<float> out(rows * cols);
     transpose(out.data(), in.data(), rows, cols);

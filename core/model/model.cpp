@@ -116,9 +116,14 @@ class ArenaLayout {
   int64_t size_ = 0;
 };
 
+// p[0, n) = 0, in chunks across the threads (a gradient arena is tens of MB).
 void zero(float* p, int64_t n) {
   const OpScope op_scope(OpGroup::norm_elementwise);
-  std::memset(p, 0, sizeof(float) * size_t(n));
+  constexpr int64_t kChunk = int64_t(1) << 16;  // floats per work item
+  const int64_t chunks = (n + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(static) if (chunks > 1)
+  for (int64_t c = 0; c < chunks; ++c)
+    std::memset(p + c * kChunk, 0, sizeof(float) * size_t(std::min(kChunk, n - c * kChunk)));
 }
 
 // out [n] = a + b
@@ -578,28 +583,34 @@ struct Model::Impl {
   // ((g_0 + g_1) + (g_2 + g_3)) + ..., the same on every rank whatever the number of ranks (a power
   // of two dividing the power-of-two shard count): each rank sums its own subtree, an all-gather of
   // one gradient per rank follows, and every rank sums the ranks' subtrees in the same tree.
-  static void tree_sum(float* arenas, int count, int64_t P) {
+  // The sum of `count` arenas of P values into `out` (which may be the first arena); the last
+  // level of the tree writes `out` directly.
+  static void tree_sum(float* arenas, int count, int64_t P, float* out) {
+    if (count == 1 && out != arenas) {
+#pragma omp parallel for schedule(static)
+      for (int64_t j = 0; j < P; ++j) out[j] = arenas[j];
+    }
     for (int width = 1; width < count; width *= 2)
       for (int i = 0; i + width < count; i += 2 * width) {
-        float* a = arenas + int64_t(i) * P;
+        const float* a = arenas + int64_t(i) * P;
         const float* b = arenas + int64_t(i + width) * P;
+        float* sum = 2 * width >= count ? out : arenas + int64_t(i) * P;
 #pragma omp parallel for schedule(static)
-        for (int64_t j = 0; j < P; ++j) a[j] += b[j];
+        for (int64_t j = 0; j < P; ++j) sum[j] = a[j] + b[j];
       }
   }
 
   void reduce_gradients() {
     if (shards == 1) return;
     const int64_t P = num_params();
-    tree_sum(shard_grads.data(), local_shards, P);
-    const float* sum = shard_grads.data();
-    if (ranks() > 1) {
-      all_shard_grads.resize(size_t(P * ranks()));
-      comm->allgather(shard_grads.data(), P, all_shard_grads.data());
-      tree_sum(all_shard_grads.data(), ranks(), P);
-      sum = all_shard_grads.data();
+    if (ranks() == 1) {
+      tree_sum(shard_grads.data(), local_shards, P, grads.data());
+      return;
     }
-    std::copy(sum, sum + P, grads.data());
+    tree_sum(shard_grads.data(), local_shards, P, shard_grads.data());
+    all_shard_grads.resize(size_t(P * ranks()));
+    comm->allgather(shard_grads.data(), P, all_shard_grads.data());
+    tree_sum(all_shard_grads.data(), ranks(), P, grads.data());
   }
 
   // The mean loss over the global batch, summed in global row order as cross_entropy_forward does.
@@ -654,8 +665,12 @@ struct Model::Impl {
     const int Li = int(L);
     if (M % local_shards != 0)
       throw std::invalid_argument("model: " + std::to_string(local_shards) + " batch shards do not divide the batch");
-    zero(grads.data(), num_params());
-    if (shards > 1) shard_grads.assign(size_t(num_params() * local_shards), 0.f);
+    if (shards > 1) {  // every gradient goes to a shard arena; reduce_gradients writes `grads`
+      shard_grads.resize(size_t(num_params() * local_shards));
+      zero(shard_grads.data(), num_params() * local_shards);
+    } else {
+      zero(grads.data(), num_params());
+    }
     zero(a.dlogits, M * V);
     const int loss_ranks = replayed_ranks > 0 ? replayed_ranks : split() ? ranks() : 1;
     cross_entropy_backward(a.dlogits, a.probs, targets.data(), M, V, M * loss_ranks);

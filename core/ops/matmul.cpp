@@ -48,6 +48,7 @@ MatmulTiles matmul_tiles(int64_t m, int64_t n) {
 namespace {
 
 constexpr int64_t kTransposeBand = 256;  // input rows per work item; a multiple of 8 (8×8 register transposes)
+constexpr int64_t kTransposeStrip = 64;  // input columns per work item; a multiple of 8
 
 // out[c·ld_out + r] = in[r·ld_in + c] for an 8×8 block, in AVX registers.
 void transpose8x8(float* out, int64_t ld_out, const float* in, int64_t ld_in) {
@@ -143,21 +144,24 @@ void matmul(GemmEngine engine, float* c, const float* a, Trans ta, const float* 
 
 void transpose(float* out, const float* in, int64_t rows, int64_t cols) {
   const OpScope op_scope(OpGroup::quantizer);
-  // Bands of input rows; within a band, strips of 8 input columns, so only 8 output rows are
-  // written at a time, each sequentially. (Wider tiles write as many output rows at once, and
+  // Work items of a band of input rows by a strip of 64 input columns (enough items for many
+  // threads when there are few rows); within one, 8 input columns at a time, so only 8 output rows
+  // are written at a time, each sequentially. (Wider tiles write as many output rows at once, and
   // with a power-of-two row length those rows fall into the same L1 sets and evict each other.)
   const int64_t bands = (rows + kTransposeBand - 1) / kTransposeBand;
+  const int64_t strips = (cols + kTransposeStrip - 1) / kTransposeStrip;
 #pragma omp parallel for schedule(static)
-  for (int64_t band = 0; band < bands; ++band) {
-    const int64_t r0 = band * kTransposeBand, r1 = std::min(rows, r0 + kTransposeBand);
-    int64_t c = 0;
-    for (; c + 8 <= cols; c += 8) {
+  for (int64_t item = 0; item < bands * strips; ++item) {
+    const int64_t r0 = item / strips * kTransposeBand, r1 = std::min(rows, r0 + kTransposeBand);
+    const int64_t c0 = item % strips * kTransposeStrip, c1 = std::min(cols, c0 + kTransposeStrip);
+    int64_t c = c0;
+    for (; c + 8 <= c1; c += 8) {
       int64_t r = r0;
       for (; r + 8 <= r1; r += 8) transpose8x8(out + c * rows + r, rows, in + r * cols + c, cols);
       for (; r < r1; ++r)
         for (int64_t j = c; j < c + 8; ++j) out[j * rows + r] = in[r * cols + j];
     }
-    for (; c < cols; ++c)
+    for (; c < c1; ++c)
       for (int64_t r = r0; r < r1; ++r) out[c * rows + r] = in[r * cols + c];
   }
 }
