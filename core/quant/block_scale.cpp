@@ -128,7 +128,6 @@ const std::array<float, 256>& e4m3_decode_table() {
   return table;
 }
 
-
 float four_over_six_tile_error(const float* row_errors) {
   float r[16];
   for (int i = 0; i < 16; ++i) r[i] = row_errors[i];
