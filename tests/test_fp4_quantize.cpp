@@ -135,7 +135,7 @@ TEST(Fp4Quantize, SupportedSpecs) {
 }
 
 TEST(Fp4Quantize, SameOperandAsQuantizeThenCodes) {
-  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has no AVX-512: every operand takes the general path";
+  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has neither AVX-512 nor AVX2: every operand takes the general path";
   const int64_t shapes[][2] = {{32, 64}, {48, 96}, {16, 512}};
   for (const Variant& v : variants())
     for (const auto& shape : shapes) {
@@ -164,7 +164,7 @@ TEST(Fp4Quantize, SameOperandAsQuantizeThenCodes) {
 // A rank's slice: the amax hook (here: the max with another rank's 1e3) and SR bytes keyed by the
 // global index.
 TEST(Fp4Quantize, DataParallelSlice) {
-  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has no AVX-512: every operand takes the general path";
+  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has neither AVX-512 nor AVX2: every operand takes the general path";
   const std::function<float(float)> reduce = [](float a) { return std::max(a, 1e3f); };
   QuantRandom rnd{11, 3, 7};
   rnd.col_offset = 64;
@@ -183,7 +183,7 @@ TEST(Fp4Quantize, DataParallelSlice) {
 }
 
 TEST(Fp4Quantize, Errors) {
-  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has no AVX-512: every operand takes the general path";
+  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has neither AVX-512 nor AVX2: every operand takes the general path";
   std::vector<float> x(16 * 40, 1.0f), scratch(x.size());
   Fp4Operand op;
   EXPECT_THROW(quantize_fp4_operand(x.data(), scratch.data(), 16, 40, named("nvfp4"), {}, {}, op), std::invalid_argument);

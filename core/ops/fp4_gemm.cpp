@@ -1,8 +1,11 @@
 // Block-scaled FP4 GEMMs (see fp4_gemm.hpp). B is packed into panels of 16 columns: per group of 4
-// k, 16 × 4 bytes of b + 12 (unsigned), so one vpdpbusd multiplies a broadcast group of A's row
-// (signed) with 16 columns; the + 12 offset is removed by starting each block's integer sum at
-// −12 · Σ a over the block. Each output element runs the same fp32 operations in the same order in
-// every kernel, so the AVX-512 VNNI, AVX2 and scalar kernels give the same bits.
+// k, 16 × 4 bytes. The AVX-512 VNNI kernel stores b + 12 (unsigned), so one vpdpbusd multiplies a
+// broadcast group of A's row (signed) with 16 columns; the + 12 offset is removed by starting each
+// block's integer sum at −12 · Σ a over the block. The AVX2 kernel turns the roles round: b stays
+// signed (vpmaddubsw's memory operand), A's row is copied as a + 12 (unsigned, broadcast) and each
+// block's sum is corrected by −12 · Σ b over the block, per column. Each output element runs the
+// same fp32 operations in the same order in every kernel, so the AVX-512 VNNI, AVX2 and scalar
+// kernels give the same bits.
 #include "core/ops/fp4_gemm.hpp"
 
 #include <immintrin.h>
@@ -97,20 +100,24 @@ bool scalar_kernel(float* c, const Problem& p) {
 }
 
 // ---- packed B and A's per-block offsets for the vector kernels ----
+enum class Form { vnni, avx2 };  // which operand carries the + 12 offset (see the top of the file)
+
 struct Packed {
   int64_t panels = 0;
-  std::vector<uint8_t> b;     // [panel][k / 4][16 columns][4]
+  std::vector<uint8_t> b;     // [panel][k / 4][16 columns][4]: b + 12 (vnni) or b (avx2)
   std::vector<float> sb4;     // [panel][block][16]: s_b / 4 (0 for padding columns)
   std::vector<float> ub;      // [panel][16]: u_b (0 for padding columns)
-  std::vector<int32_t> ncorr; // [m][block]: −12 · Σ a over the block
+  std::vector<int32_t> ncorr; // vnni: [m][block], −12 · Σ a over the block
+  std::vector<int32_t> bcorr; // avx2: [panel][block][16], −12 · Σ b over the block (0 for padding)
+  std::vector<uint8_t> a12;   // avx2: [m][k], a + 12
 };
 
-// dst[g · 64 + e] = src[4g + e] + 12 for the groups g of one column: 32 bytes offset at a time,
-// then one 4-byte store per group.
-void offset_groups(const int8_t* src, int64_t groups, uint8_t* dst) {
+// dst[g · 64 + e] = src[4g + e] + offset for the groups g of one column: 32 bytes offset at a
+// time, then one 4-byte store per group.
+void offset_groups(const int8_t* src, int64_t groups, uint8_t* dst, int offset_value) {
   int64_t g = 0;
 #ifdef __AVX2__
-  const __m256i offset = _mm256_set1_epi8(kOffset);
+  const __m256i offset = _mm256_set1_epi8(char(offset_value));
   for (; g + 8 <= groups; g += 8) {
     alignas(32) uint32_t words[8];
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 4 * g));
@@ -119,14 +126,14 @@ void offset_groups(const int8_t* src, int64_t groups, uint8_t* dst) {
   }
 #endif
   for (; g < groups; ++g)
-    for (int e = 0; e < 4; ++e) dst[g * kPanel * 4 + e] = uint8_t(src[4 * g + e] + kOffset);
+    for (int e = 0; e < 4; ++e) dst[g * kPanel * 4 + e] = uint8_t(src[4 * g + e] + offset_value);
 }
 
-// The full panel of 16 columns j0.. (B rows at src + c · ld): dst[g · 64 + c · 4 + e] = b + 12,
+// The full panel of 16 columns j0.. (B rows at src + c · ld): dst[g · 64 + c · 4 + e] = b + offset,
 // 16 groups at a time as a 16 × 16 transpose of 32-bit words; the groups left over by offset_groups.
 __attribute__((target("avx512f,avx512bw"))) void pack_panel_avx512(const int8_t* src, int64_t ld, int64_t groups,
-                                                                   uint8_t* dst) {
-  const __m512i offset = _mm512_set1_epi8(kOffset);
+                                                                   uint8_t* dst, int offset_value) {
+  const __m512i offset = _mm512_set1_epi8(char(offset_value));
   int64_t g = 0;
   for (; g + 16 <= groups; g += 16) {
     __m512i r[16], t[16];
@@ -151,7 +158,7 @@ __attribute__((target("avx512f,avx512bw"))) void pack_panel_avx512(const int8_t*
     }
   }
   if (g < groups)
-    for (int c = 0; c < 16; ++c) offset_groups(src + c * ld + 4 * g, groups - g, dst + g * kPanel * 4 + c * 4);
+    for (int c = 0; c < 16; ++c) offset_groups(src + c * ld + 4 * g, groups - g, dst + g * kPanel * 4 + c * 4, offset_value);
 }
 
 // Σ a over each block of a row, for blocks of 16 or 32 bytes by psadbw on a + 128.
@@ -173,48 +180,81 @@ void block_sums(const int8_t* a, int64_t blocks, int block, int32_t* out) {
   }
 }
 
+// dst = src + 12, as unsigned bytes (the AVX2 kernel's A).
+void offset_row(const int8_t* src, int64_t n, uint8_t* dst) {
+  int64_t e = 0;
+#ifdef __AVX2__
+  const __m256i offset = _mm256_set1_epi8(kOffset);
+  for (; e + 32 <= n; e += 32)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + e),
+                        _mm256_add_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + e)), offset));
+#endif
+  for (; e < n; ++e) dst[e] = uint8_t(src[e] + kOffset);
+}
+
 // Packs into the calling thread's buffers (kept between calls: no allocation or page faults per
-// GEMM); the reference stays valid until this thread's next pack.
-const Packed& pack(const Problem& p) {
+// GEMM) in the kernel's form; the reference stays valid until this thread's next pack.
+const Packed& pack(const Problem& p, Form form) {
   thread_local Packed buffers;
   Packed& pk = buffers;  // a plain reference: the OpenMP threads below share it (by name they would
                          // each see their own thread_local)
+  const bool avx2 = form == Form::avx2;
+  const int offset = avx2 ? 0 : kOffset;
   pk.panels = ceil_div(p.n, kPanel);
   const int64_t groups = p.k / 4;
   pk.b.resize(size_t(pk.panels * groups * kPanel * 4));
   pk.sb4.resize(size_t(pk.panels * p.blocks * kPanel));
   pk.ub.resize(size_t(pk.panels * kPanel));
-  pk.ncorr.resize(size_t(p.m * p.blocks));
+  pk.ncorr.resize(avx2 ? 0 : size_t(p.m * p.blocks));
+  pk.bcorr.resize(avx2 ? size_t(pk.panels * p.blocks * kPanel) : 0);
+  pk.a12.resize(avx2 ? size_t(p.m * p.k) : 0);
   const Fp4Operand& bo = *p.bo;
   const int64_t ldsb = bo.k / p.block;
   static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-#pragma omp parallel for schedule(static)
-  for (int64_t pn = 0; pn < pk.panels; ++pn) {
-    const bool full = avx512 && (pn + 1) * kPanel <= p.n;
-    if (full)
-      pack_panel_avx512(bo.q.data() + pn * kPanel * bo.k + p.b_k0, bo.k, groups,
-                        pk.b.data() + size_t(pn * groups * kPanel * 4));
-    for (int col = 0; col < kPanel; ++col) {
-      const int64_t j = pn * kPanel + col;
-      uint8_t* dst = pk.b.data() + size_t(pn * groups * kPanel * 4) + size_t(col * 4);
-      float* sb4 = pk.sb4.data() + size_t(pn * p.blocks * kPanel + col);
-      if (j >= p.n) {  // padding: b = 0, no scale
-        for (int64_t g = 0; g < groups; ++g) std::memset(dst + g * kPanel * 4, kOffset, 4);
-        for (int64_t blk = 0; blk < p.blocks; ++blk) sb4[blk * kPanel] = 0.0f;
-        pk.ub[size_t(pn * kPanel + col)] = 0.0f;
+#pragma omp parallel
+  {
+    thread_local std::vector<int32_t> sums;
+    sums.resize(size_t(p.blocks));
+#pragma omp for schedule(static)
+    for (int64_t pn = 0; pn < pk.panels; ++pn) {
+      const bool full = avx512 && (pn + 1) * kPanel <= p.n;
+      if (full)
+        pack_panel_avx512(bo.q.data() + pn * kPanel * bo.k + p.b_k0, bo.k, groups,
+                          pk.b.data() + size_t(pn * groups * kPanel * 4), offset);
+      for (int col = 0; col < kPanel; ++col) {
+        const int64_t j = pn * kPanel + col;
+        uint8_t* dst = pk.b.data() + size_t(pn * groups * kPanel * 4) + size_t(col * 4);
+        float* sb4 = pk.sb4.data() + size_t(pn * p.blocks * kPanel + col);
+        int32_t* bcorr = avx2 ? pk.bcorr.data() + size_t(pn * p.blocks * kPanel + col) : nullptr;
+        if (j >= p.n) {  // padding: b = 0, no scale
+          for (int64_t g = 0; g < groups; ++g) std::memset(dst + g * kPanel * 4, offset, 4);
+          for (int64_t blk = 0; blk < p.blocks; ++blk) sb4[blk * kPanel] = 0.0f;
+          if (avx2)
+            for (int64_t blk = 0; blk < p.blocks; ++blk) bcorr[blk * kPanel] = 0;
+          pk.ub[size_t(pn * kPanel + col)] = 0.0f;
+          continue;
+        }
+        const int8_t* bj = bo.q.data() + j * bo.k + p.b_k0;
+        if (!full) offset_groups(bj, groups, dst, offset);
+        const float* sbj = bo.scale.data() + j * ldsb + p.b_k0 / p.block;
+        for (int64_t blk = 0; blk < p.blocks; ++blk) sb4[blk * kPanel] = sbj[blk] * 0.25f;
+        if (avx2) {
+          block_sums(bj, p.blocks, p.block, sums.data());
+          for (int64_t blk = 0; blk < p.blocks; ++blk) bcorr[blk * kPanel] = -kOffset * sums[size_t(blk)];
+        }
+        pk.ub[size_t(pn * kPanel + col)] = p.ub(j);
+      }
+    }
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < p.m; ++i) {
+      if (avx2) {
+        offset_row(p.a + i * p.lda, p.k, pk.a12.data() + i * p.k);
         continue;
       }
-      if (!full) offset_groups(bo.q.data() + j * bo.k + p.b_k0, groups, dst);
-      const float* sbj = bo.scale.data() + j * ldsb + p.b_k0 / p.block;
-      for (int64_t blk = 0; blk < p.blocks; ++blk) sb4[blk * kPanel] = sbj[blk] * 0.25f;
-      pk.ub[size_t(pn * kPanel + col)] = p.ub(j);
+      int32_t* ncorr = pk.ncorr.data() + i * p.blocks;
+      block_sums(p.a + i * p.lda, p.blocks, p.block, ncorr);
+      for (int64_t blk = 0; blk < p.blocks; ++blk) ncorr[blk] *= -kOffset;
     }
-  }
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < p.m; ++i) {
-    int32_t* ncorr = pk.ncorr.data() + i * p.blocks;
-    block_sums(p.a + i * p.lda, p.blocks, p.block, ncorr);
-    for (int64_t blk = 0; blk < p.blocks; ++blk) ncorr[blk] *= -kOffset;
   }
   return pk;
 }
@@ -291,53 +331,91 @@ FP4LAB_VNNI bool vnni_rows(float* c, const Problem& p, const Packed& pk, int64_t
   return bad == 0;
 }
 
-// ---- AVX2: the same with a panel as two halves of 8 columns; u8 × s8 by vpmaddubsw + vpmaddwd ----
+// ---- AVX2: R rows × one panel of 16 columns (two halves of 8), over all blocks ----
+// Per row and group of 4 k: one broadcast of a + 12 and two vpmaddubsw (one per half, b from the
+// packed panel as the memory operand). The int16 pair sums of a block's G groups add up in int16
+// (|Σ| ≤ G · 2 · 24 · 12 ≤ 4608: no wrap), then vpmaddwd by ones gives the int32 block sum, and the
+// column correction −12 · Σ b makes it the exact I_b.
 #define FP4LAB_AVX2 __attribute__((target("avx2,fma")))
+
+// The stored value of one output lane group (see scalar_kernel): bf16 rounding, accumulation, and
+// whether any stored value is NaN or Inf.
+FP4LAB_AVX2 inline __m256 finish8(__m256 v, const float* out, bool bf16, bool accumulate) {
+  if (bf16) v = detail::bf16_round8(v);
+  return accumulate ? _mm256_add_ps(_mm256_loadu_ps(out), v) : v;
+}
+
+FP4LAB_AVX2 inline bool nonfinite8(__m256 v) {
+  const __m256 exponent = _mm256_castsi256_ps(_mm256_set1_epi32(0x7F800000));
+  return _mm256_movemask_ps(_mm256_cmp_ps(_mm256_and_ps(v, exponent), exponent, _CMP_EQ_OQ)) != 0;
+}
 
 template <int R, int G>
 FP4LAB_AVX2 bool avx2_rows(float* c, const Problem& p, const Packed& pk, int64_t i0, int64_t pn) {
   __m256 acc[R][2];
+#pragma GCC unroll 8
   for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
-  const uint8_t* bp = pk.b.data() + size_t(pn * (p.k / 4) * kPanel * 4);
+  const __m256i* bp = reinterpret_cast<const __m256i*>(pk.b.data() + size_t(pn * (p.k / 4) * kPanel * 4));
   const float* sb4 = pk.sb4.data() + size_t(pn * p.blocks * kPanel);
+  const int32_t* bcorr = pk.bcorr.data() + size_t(pn * p.blocks * kPanel);
+  const uint8_t* a0 = pk.a12.data() + i0 * p.k;
+  const float* sa = p.sa + i0 * p.ldsa;
   const __m256i ones = _mm256_set1_epi16(1);
+#pragma GCC unroll 1
   for (int64_t blk = 0; blk < p.blocks; ++blk) {
-    for (int h = 0; h < 2; ++h) {
-      __m256i bv[G];
-      for (int g = 0; g < G; ++g)
-        bv[g] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bp + (blk * G + g) * kPanel * 4 + h * 32));
-      const __m256 sb = _mm256_loadu_ps(sb4 + blk * kPanel + h * 8);
-      for (int r = 0; r < R; ++r) {
-        const int64_t i = i0 + r;
-        const int8_t* ai = p.a + i * p.lda + blk * p.block;
-        __m256i dot = _mm256_set1_epi32(pk.ncorr[size_t(i * p.blocks + blk)]);
-        for (int g = 0; g < G; ++g) {
-          // (b+12)·a pairs: |sum| ≤ 2·24·12 = 576, no int16 saturation
-          const __m256i pairs = _mm256_maddubs_epi16(bv[g], _mm256_set1_epi32(load_group(ai + 4 * g)));
-          dot = _mm256_add_epi32(dot, _mm256_madd_epi16(pairs, ones));
-        }
-        const __m256 scale = _mm256_mul_ps(_mm256_set1_ps(p.sa[i * p.ldsa + blk]), sb);
-        acc[r][h] = _mm256_fmadd_ps(scale, _mm256_cvtepi32_ps(dot), acc[r][h]);
+    const __m256i* bb = bp + blk * G * 2;
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      const uint8_t* ai = a0 + r * p.k + blk * (4 * G);
+      int32_t word;
+      std::memcpy(&word, ai, 4);
+      __m256i av = _mm256_set1_epi32(word);
+      __m256i d0 = _mm256_maddubs_epi16(av, _mm256_loadu_si256(bb));
+      __m256i d1 = _mm256_maddubs_epi16(av, _mm256_loadu_si256(bb + 1));
+#pragma GCC unroll 8
+      for (int g = 1; g < G; ++g) {
+        std::memcpy(&word, ai + 4 * g, 4);
+        av = _mm256_set1_epi32(word);
+        d0 = _mm256_add_epi16(d0, _mm256_maddubs_epi16(av, _mm256_loadu_si256(bb + 2 * g)));
+        d1 = _mm256_add_epi16(d1, _mm256_maddubs_epi16(av, _mm256_loadu_si256(bb + 2 * g + 1)));
       }
+      const __m256i* corr = reinterpret_cast<const __m256i*>(bcorr + blk * kPanel);
+      const __m256i i_lo = _mm256_add_epi32(_mm256_madd_epi16(d0, ones), _mm256_loadu_si256(corr));
+      const __m256i i_hi = _mm256_add_epi32(_mm256_madd_epi16(d1, ones), _mm256_loadu_si256(corr + 1));
+      const __m256 sar = _mm256_set1_ps(sa[r * p.ldsa + blk]);
+      acc[r][0] = _mm256_fmadd_ps(_mm256_mul_ps(sar, _mm256_loadu_ps(sb4 + blk * kPanel)), _mm256_cvtepi32_ps(i_lo), acc[r][0]);
+      acc[r][1] = _mm256_fmadd_ps(_mm256_mul_ps(sar, _mm256_loadu_ps(sb4 + blk * kPanel + 8)), _mm256_cvtepi32_ps(i_hi), acc[r][1]);
     }
   }
   const int64_t j0 = pn * kPanel;
   const int64_t cols = std::min<int64_t>(kPanel, p.n - j0);
   const __m256 rden = _mm256_set1_ps(p.recip_denom);
   bool bad = false;
+#pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
     const int64_t i = i0 + r;
-    alignas(32) float v[kPanel];
-    for (int h = 0; h < 2; ++h) {
-      const __m256 ub = _mm256_loadu_ps(pk.ub.data() + pn * kPanel + h * 8);
-      const __m256 g = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(p.ua(i)), ub), rden);
-      _mm256_store_ps(v + h * 8, _mm256_mul_ps(acc[r][h], g));
-    }
+    const __m256 ua = _mm256_set1_ps(p.ua(i));
     float* out = c + i * p.n + j0;
-    for (int64_t col = 0; col < cols; ++col) {
-      const float x = p.bf16 ? bf16_round(v[col]) : v[col];
-      out[col] = p.accumulate ? out[col] + x : x;
-      bad |= !std::isfinite(out[col]);
+    __m256 v[2];
+    for (int h = 0; h < 2; ++h) {
+      const __m256 g = _mm256_mul_ps(_mm256_mul_ps(ua, _mm256_loadu_ps(pk.ub.data() + j0 + h * 8)), rden);
+      v[h] = _mm256_mul_ps(acc[r][h], g);
+    }
+    if (cols == kPanel) {
+      for (int h = 0; h < 2; ++h) {
+        const __m256 x = finish8(v[h], out + h * 8, p.bf16, p.accumulate);
+        _mm256_storeu_ps(out + h * 8, x);
+        bad = bad || nonfinite8(x);
+      }
+    } else {
+      alignas(32) float tmp[kPanel];
+      _mm256_store_ps(tmp, v[0]);
+      _mm256_store_ps(tmp + 8, v[1]);
+      for (int64_t col = 0; col < cols; ++col) {
+        const float x = p.bf16 ? bf16_round(tmp[col]) : tmp[col];
+        out[col] = p.accumulate ? out[col] + x : x;
+        bad = bad || !std::isfinite(out[col]);
+      }
     }
   }
   return !bad;
@@ -370,8 +448,8 @@ struct Avx2Pick {  // one panel per call
 constexpr int kVnniRows = 6, kAvx2Rows = 4;
 
 bool vector_kernel(Fp4Kernel kernel, float* c, const Problem& p) {
-  const Packed& pk = pack(p);
   const bool vnni = kernel == Fp4Kernel::avx512_vnni;
+  const Packed& pk = pack(p, vnni ? Form::vnni : Form::avx2);
   const int rows = vnni ? kVnniRows : kAvx2Rows;
   const int step = vnni ? 2 : 1;  // panels per call
   auto fn = [&](int r, int panels) -> RowsFn {

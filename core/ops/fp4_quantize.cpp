@@ -1,14 +1,16 @@
 // Direct FP4 quantization (see fp4_quantize.hpp), in one OpenMP region. Pass 1 over rows: bf16
 // rounding, the Hadamard transform (rht_row) and block amaxes, as quantize()'s first pass. Then the
 // tensor amax and scaling; pass 2, over rows (1D) or 16-row bands (2D): the block scales (sixteen
-// blocks per register, E4M3 rounded as quantize's BlockScaler rounds it) and the element loop, one
-// block of 16 per AVX-512 register: y = x · encode rounded to the E2M1 grid (RNE, or SR with the
-// same Philox bytes), stored as the integer 2 × value. Every lane runs the operations quantize's
-// AVX2 kernels run for that element, so the bits agree.
+// blocks per AVX-512 register, eight per AVX2 one, E4M3 rounded as quantize's BlockScaler rounds
+// it) and the element loop, sixteen (AVX-512) or eight (AVX2) elements per register: y = x · encode
+// rounded to the E2M1 grid (RNE, or SR with the same Philox bytes), stored as the integer
+// 2 × value. Every lane runs the operations quantize's AVX2 kernels run for that element, so the
+// bits agree; the two builds' kernels below differ only in their vector width.
 #include "core/ops/fp4_quantize.hpp"
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <array>
 #include <cfloat>
 #include <cmath>
@@ -28,9 +30,12 @@
 namespace fp4lab {
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
+#define FP4LAB_DIRECT_AVX512 1
+#endif
+#if defined(FP4LAB_DIRECT_AVX512) || defined(__AVX2__)
 namespace {
 
-constexpr int kLanes = 16;
+constexpr int kLanes = 16;  // elements per block: a multiple of 16 (fp4_direct_supported)
 
 // UE8M0 codes' decoded scale (0xFF: NaN) and encode multiplier.
 struct CodeTables {
@@ -49,6 +54,25 @@ const CodeTables& tables() {
   return t;
 }
 
+// RN(1 / RN(6 Q)) of an E4M3-scaled spec: Q = 448, or 256 (4over6).
+float recip_6q(const QuantSpec& spec) { return spec.global_e4m3_max == 256 ? kRecip1536 : kRecip2688; }
+
+// block_scales for UE8M0 scales: mx_block_scale_code's decoded scale and encode multiplier.
+bool ue8m0_block_scales(const QuantSpec& spec, const float* amax, int64_t n, float* scale, float* encode) {
+  const CodeTables& tab = tables();
+  bool suspect = false;
+  for (int64_t b = 0; b < n; ++b) {
+    const uint8_t code = mx_block_scale_code(amax[b], spec.element, spec.scale_rule);
+    scale[b] = tab.ue8m0[code];
+    encode[b] = tab.ue8m0_encode[code];
+    suspect = suspect || !(scale[b] * kFp4E2m1Max <= FLT_MAX);
+  }
+  return suspect;
+}
+
+void round_bf16(const float* x, float* out, int64_t n);  // out = bf16_round(x), n a multiple of 16
+
+#ifdef FP4LAB_DIRECT_AVX512
 // E2M1 stochastic rounding of |y| (carry rule) as a grid value 0..6: detail::fp4_sr_value.
 __m512 sr_value(__m512 a, const uint8_t* random) {
   const __m512 clamped = _mm512_min_ps(a, _mm512_set1_ps(6.0f));
@@ -89,9 +113,6 @@ bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block,
   return nan != 0;
 }
 
-// RN(1 / RN(6 Q)) of an E4M3-scaled spec: Q = 448, or 256 (4over6).
-float recip_6q(const QuantSpec& spec) { return spec.global_e4m3_max == 256 ? kRecip1536 : kRecip2688; }
-
 // Sixteen decoded E4M3 block scales s_b (the `lanes` of them) stored with their encode multipliers
 // (nvfp4_encode_multiplier: min_ps gives FLT_MAX for a NaN, as fmin). Returns whether a decode
 // multiplier (nvfp4_decode_multiplier) times 6 overflows.
@@ -113,17 +134,8 @@ __mmask16 first_lanes(int64_t n) { return n >= kLanes ? __mmask16(0xFFFF) : __mm
 // concerned; so does the caller).
 bool block_scales(const QuantSpec& spec, const TensorScaling& t, const float* amax, int64_t n, float* scale,
                   float* encode) {
+  if (spec.scale == ScaleFormat::ue8m0) return ue8m0_block_scales(spec, amax, n, scale, encode);
   bool suspect = false;
-  if (spec.scale == ScaleFormat::ue8m0) {
-    const CodeTables& tab = tables();
-    for (int64_t b = 0; b < n; ++b) {
-      const uint8_t code = mx_block_scale_code(amax[b], spec.element, spec.scale_rule);
-      scale[b] = tab.ue8m0[code];
-      encode[b] = tab.ue8m0_encode[code];
-      suspect = suspect || !(scale[b] * kFp4E2m1Max <= FLT_MAX);
-    }
-    return suspect;
-  }
   const __m512 factor = _mm512_set1_ps(t.s_enc * kRecipSix), s_enc = _mm512_set1_ps(t.s_enc);
   for (int64_t b = 0; b < n; b += kLanes) {
     const __mmask16 lanes = first_lanes(n - b);
@@ -152,6 +164,105 @@ bool four_over_six_block_scales(const QuantSpec& spec, const TensorScaling& t, c
   }
   return suspect;
 }
+
+void round_bf16(const float* x, float* out, int64_t n) {
+  for (int64_t i = 0; i < n; i += 16) _mm512_storeu_ps(out + i, detail::bf16_round16(_mm512_loadu_ps(x + i)));
+}
+
+#else  // AVX2: the same kernels, eight lanes per register
+
+void round_bf16(const float* x, float* out, int64_t n) {
+  for (int64_t i = 0; i < n; i += 8) _mm256_storeu_ps(out + i, detail::bf16_round8(_mm256_loadu_ps(x + i)));
+}
+
+// 2 × the E2M1 value of y = x · encode, with y's sign (0 for a NaN y, whose value is +6), eight
+// lanes; *nan collects the NaN lanes.
+template <bool kSr>
+__m256i twice_signed8(__m256 x, __m256 enc, const uint8_t* random, int& nan) {
+  const __m256 y = _mm256_mul_ps(x, enc);
+  const __m256 is_nan = _mm256_cmp_ps(y, y, _CMP_UNORD_Q);
+  nan |= _mm256_movemask_ps(is_nan);
+  const __m256i negative = _mm256_andnot_si256(detail::mask_i(is_nan), _mm256_srai_epi32(_mm256_castps_si256(y), 31));
+  const __m256 a = detail::abs_ps(y);
+  const __m256 value = kSr ? detail::fp4_sr_value(a, random) : detail::fp4_rne_value(a);
+  const __m256i twice = _mm256_cvttps_epi32(_mm256_add_ps(value, value));  // exact: 0, 1, 2, 3, 4, 6, 8, 12
+  return _mm256_sub_epi32(_mm256_xor_si256(twice, negative), negative);    // negated where negative
+}
+
+// One row of `blocks` blocks (see the AVX-512 encode_row), sixteen elements per step.
+template <bool kSr>
+bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block, int64_t blocks, const float* encode) {
+  int nan = 0;
+  for (int64_t b = 0; b < blocks; ++b) {
+    const __m256 enc = _mm256_set1_ps(encode[b]);
+    for (int64_t i = b * block; i < (b + 1) * block; i += 16) {
+      const __m256i lo = twice_signed8<kSr>(_mm256_loadu_ps(x + i), enc, kSr ? random + i : nullptr, nan);
+      const __m256i hi = twice_signed8<kSr>(_mm256_loadu_ps(x + i + 8), enc, kSr ? random + i + 8 : nullptr, nan);
+      const __m128i words_lo = _mm_packs_epi32(_mm256_castsi256_si128(lo), _mm256_extracti128_si256(lo, 1));
+      const __m128i words_hi = _mm_packs_epi32(_mm256_castsi256_si128(hi), _mm256_extracti128_si256(hi, 1));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), _mm_packs_epi16(words_lo, words_hi));
+    }
+  }
+  return nan != 0;
+}
+
+// Eight decoded E4M3 block scales s_b (the first `lanes` of them) stored with their encode
+// multipliers; returns whether a decode multiplier times 6 overflows (see the AVX-512 version).
+bool store_e4m3_scales(__m256 s_b, int lanes, const TensorScaling& t, float recip, float* scale, float* encode) {
+  const __m256 flt_max = _mm256_set1_ps(FLT_MAX);
+  const __m256 block_decode = _mm256_mul_ps(s_b, _mm256_set1_ps(t.s_dec));
+  const __m256 enc = _mm256_min_ps(_mm256_div_ps(_mm256_set1_ps(1.0f), block_decode), flt_max);
+  const __m256 decode = _mm256_mul_ps(_mm256_mul_ps(s_b, _mm256_set1_ps(t.amax)), _mm256_set1_ps(recip));
+  alignas(32) float s_lanes[8], e_lanes[8];
+  _mm256_store_ps(s_lanes, s_b);
+  _mm256_store_ps(e_lanes, enc);
+  std::copy(s_lanes, s_lanes + lanes, scale);
+  std::copy(e_lanes, e_lanes + lanes, encode);
+  const int over = _mm256_movemask_ps(_mm256_cmp_ps(_mm256_mul_ps(decode, _mm256_set1_ps(kFp4E2m1Max)), flt_max, _CMP_NLE_UQ));
+  return (over & ((1 << lanes) - 1)) != 0;
+}
+
+// Up to eight floats from p, zeros after n.
+__m256 load_first(const float* p, int n) {
+  if (n >= 8) return _mm256_loadu_ps(p);
+  alignas(32) float lanes[8] = {};
+  std::copy(p, p + n, lanes);
+  return _mm256_load_ps(lanes);
+}
+
+bool block_scales(const QuantSpec& spec, const TensorScaling& t, const float* amax, int64_t n, float* scale,
+                  float* encode) {
+  if (spec.scale == ScaleFormat::ue8m0) return ue8m0_block_scales(spec, amax, n, scale, encode);
+  bool suspect = false;
+  const __m256 factor = _mm256_set1_ps(t.s_enc * kRecipSix), s_enc = _mm256_set1_ps(t.s_enc);
+  for (int64_t b = 0; b < n; b += 8) {
+    const int lanes = int(std::min<int64_t>(8, n - b));
+    const __m256 a = load_first(amax + b, lanes);
+    const __m256 s_dec_b = spec.formula == BlockScaleFormula::te_2_14
+                               ? _mm256_mul_ps(a, factor)
+                               : _mm256_mul_ps(_mm256_div_ps(a, _mm256_set1_ps(6.0f)), s_enc);
+    const __m256 s_b = detail::fp8_rne_value<3, -6>(_mm256_min_ps(s_dec_b, _mm256_set1_ps(FLT_MAX)), kFp8E4m3Max);
+    suspect = store_e4m3_scales(s_b, lanes, t, recip_6q(spec), scale + b, encode + b) || suspect;
+  }
+  return suspect;
+}
+
+bool four_over_six_block_scales(const QuantSpec& spec, const TensorScaling& t, const float* x, int64_t cols,
+                                int64_t band_rows, const float* amax, int64_t n, uint8_t* codes, float* scale,
+                                float* encode) {
+  four_over_six_scale_codes(spec, t, x, cols, band_rows, amax, codes);
+  const std::array<float, 256>& e4m3 = e4m3_decode_table();
+  bool suspect = false;
+  for (int64_t b = 0; b < n; b += 8) {
+    const int lanes = int(std::min<int64_t>(8, n - b));
+    alignas(32) float s_b[8] = {};
+    for (int l = 0; l < lanes; ++l) s_b[l] = e4m3[codes[b + l]];
+    suspect = store_e4m3_scales(_mm256_load_ps(s_b), lanes, t, recip_6q(spec), scale + b, encode + b) || suspect;
+  }
+  return suspect;
+}
+
+#endif  // FP4LAB_DIRECT_AVX512
 
 // Whether a row's dequantized values (|q| / 2 · decode) hold a NaN or Inf: quantize's output check
 // for rows whose decode multipliers could overflow.
@@ -222,12 +333,12 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
       float* s = scratch + r * cols;
       float* block_amax = amax_data + r * blocks;
       if (bf16) {
-        for (int64_t i = 0; i < cols; i += kLanes) _mm512_storeu_ps(s + i, detail::bf16_round16(_mm512_loadu_ps(x + i)));
+        round_bf16(x, s, cols);
         x = s;
       }
       float m = spec.rht ? rht_row(rht, x, s, cols, rht_gives_blocks ? block_amax : nullptr) : 0.0f;
       if (!rht_gives_blocks) {
-        detail::abs_max_blocks(src + r * cols, block, blocks, block_amax);
+        detail::block_abs_max(src + r * cols, block, blocks, block_amax);
         for (int64_t b = 0; b < blocks; ++b) m = block_amax[b] > m ? block_amax[b] : m;
       }
       row_data[r] = m;
@@ -293,7 +404,7 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
   if (extra.nonfinite) *extra.nonfinite = nonfinite;
 }
 
-#else  // no AVX-512: every caller takes the general path
+#else  // neither AVX-512 nor AVX2: every caller takes the general path
 
 bool fp4_direct_supported(const QuantSpec&) { return false; }
 

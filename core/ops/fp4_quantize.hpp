@@ -14,8 +14,8 @@ namespace fp4lab {
 // Whether this build quantizes `spec` directly: E2M1 elements in blocks of 16 or 32 with E4M3
 // block scales rounded to nearest under a per-tensor scale (Q = 448, or 4over6 with Q = 448 or 256;
 // no row scaling, encode window or delayed scaling) or UE8M0 scales; 1D or 2D tiles, RNE or SR,
-// with or without RHT, fp32 or bf16 operands; and a CPU build with AVX-512 (the kernel's only
-// vector width). Otherwise callers take quantize() and fp4_operand_from_codes.
+// with or without RHT, fp32 or bf16 operands; and a CPU build with AVX-512 or AVX2 (the kernels'
+// vector widths). Otherwise callers take quantize() and fp4_operand_from_codes.
 bool fp4_direct_supported(const QuantSpec& spec);
 
 // `out` = fp4_operand_from_codes of quantize(in, rows, cols, spec, rnd, ...), with the tensor amax

@@ -28,6 +28,16 @@ __attribute__((target("avx512f"))) inline __m512 bf16_round16(__m512 x) {
   return _mm512_castsi512_ps(_mm512_mask_blend_epi32(_mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), rounded, quiet));
 }
 
+// The same, eight lanes (the bf16 kernel below, the FP4 GEMM's AVX2 epilogue).
+__attribute__((target("avx2"))) inline __m256 bf16_round8(__m256 x) {
+  const __m256i bits = _mm256_castps_si256(x);
+  const __m256i high = _mm256_set1_epi32(int(0xFFFF0000u));
+  const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(1));
+  const __m256i rounded = _mm256_and_si256(_mm256_add_epi32(bits, _mm256_add_epi32(_mm256_set1_epi32(0x7FFF), lsb)), high);
+  const __m256i quiet = _mm256_and_si256(_mm256_or_si256(bits, _mm256_set1_epi32(0x00400000)), high);
+  return _mm256_castsi256_ps(_mm256_blendv_epi8(rounded, quiet, _mm256_castps_si256(_mm256_cmp_ps(x, x, _CMP_UNORD_Q))));
+}
+
 enum class Kernel { copy, bf16, fp4_rne, fp4_sr, fp8_e4m3, fp8_e5m2 };
 
 // What a row kernel tallies besides its outputs: nothing, only the non-finite sentinel, or the full
@@ -320,6 +330,45 @@ struct LaneStats {
 };
 #endif  // __AVX2__
 
+inline float max_ignoring_nan(float acc, float v) { return v > acc ? v : acc; }
+
+// max |x| over n values, NaN ignored.
+inline float abs_max_span(const float* x, int64_t n) {
+  int64_t i = 0;
+  float m = 0.0f;
+#ifdef __AVX2__
+  __m256 acc = _mm256_setzero_ps();
+  for (; i + 8 <= n; i += 8) acc = _mm256_max_ps(abs_ps(_mm256_loadu_ps(x + i)), acc);  // NaN -> acc
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, acc);
+  for (float lane : lanes) m = max_ignoring_nan(m, lane);
+#endif
+  for (; i < n; ++i) m = max_ignoring_nan(m, std::fabs(x[i]));
+  return m;
+}
+
+// max |x| (NaN ignored) of each of `blocks` consecutive blocks of `block` values.
+inline void block_abs_max(const float* x, int64_t block, int64_t blocks, float* amax) {
+#ifdef __AVX512F__
+  if (block % 16 == 0) return abs_max_blocks(x, block, blocks, amax);
+#endif
+#ifdef __AVX2__
+  if (block % 8 == 0) {
+    for (int64_t b = 0; b < blocks; ++b) {
+      const float* p = x + b * block;
+      __m256 acc = _mm256_setzero_ps();
+      for (int64_t i = 0; i < block; i += 8) acc = _mm256_max_ps(abs_ps(_mm256_loadu_ps(p + i)), acc);
+      __m128 m = _mm_max_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));  // no NaN lanes
+      m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+      m = _mm_max_ss(m, _mm_movehdup_ps(m));
+      amax[b] = _mm_cvtss_f32(m);
+    }
+    return;
+  }
+#endif
+  for (int64_t b = 0; b < blocks; ++b) amax[b] = abs_max_span(x + b * block, block);
+}
+
 // One span of n elements sharing one block scale. x and out may be the same array.
 template <Kernel K, bool kCodes, Tally kTally>
 inline __attribute__((always_inline)) void encode_span(const float* x, float* out, uint8_t* codes, const uint8_t* random, int64_t n,
@@ -337,12 +386,7 @@ inline __attribute__((always_inline)) void encode_span(const float* x, float* ou
     if constexpr (K == Kernel::copy) {
       result = xv;
     } else if constexpr (K == Kernel::bf16) {
-      const __m256i bits = _mm256_castps_si256(xv);
-      const __m256i high = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
-      const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(1));
-      const __m256i rounded = _mm256_and_si256(_mm256_add_epi32(bits, _mm256_add_epi32(_mm256_set1_epi32(0x7FFF), lsb)), high);
-      const __m256i quiet = _mm256_and_si256(_mm256_or_si256(bits, _mm256_set1_epi32(0x00400000)), high);
-      result = _mm256_castsi256_ps(_mm256_blendv_epi8(rounded, quiet, mask_i(_mm256_cmp_ps(xv, xv, _CMP_UNORD_Q))));
+      result = bf16_round8(xv);
     } else {
       y = _mm256_mul_ps(xv, encode);
       const __m256 a = abs_ps(y);

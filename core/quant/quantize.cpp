@@ -72,45 +72,6 @@ void add_block_scales(const QuantSpec& spec, const float* block_amax, const uint
   }
 }
 
-float max_ignoring_nan(float acc, float v) { return v > acc ? v : acc; }
-
-// max |x| over n values, NaN ignored.
-float abs_max_span(const float* x, int64_t n) {
-  int64_t i = 0;
-  float m = 0.0f;
-#ifdef __AVX2__
-  __m256 acc = _mm256_setzero_ps();
-  for (; i + 8 <= n; i += 8) acc = _mm256_max_ps(detail::abs_ps(_mm256_loadu_ps(x + i)), acc);  // NaN -> acc
-  alignas(32) float lanes[8];
-  _mm256_store_ps(lanes, acc);
-  for (float lane : lanes) m = max_ignoring_nan(m, lane);
-#endif
-  for (; i < n; ++i) m = max_ignoring_nan(m, std::fabs(x[i]));
-  return m;
-}
-
-// max |x| (NaN ignored) of each of `blocks` consecutive blocks of `block` values.
-void block_abs_max(const float* x, int64_t block, int64_t blocks, float* amax) {
-#ifdef __AVX512F__
-  if (block % 16 == 0) return detail::abs_max_blocks(x, block, blocks, amax);
-#endif
-#ifdef __AVX2__
-  if (block % 8 == 0) {
-    for (int64_t b = 0; b < blocks; ++b) {
-      const float* p = x + b * block;
-      __m256 acc = _mm256_setzero_ps();
-      for (int64_t i = 0; i < block; i += 8) acc = _mm256_max_ps(detail::abs_ps(_mm256_loadu_ps(p + i)), acc);
-      __m128 m = _mm_max_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));  // no NaN lanes
-      m = _mm_max_ps(m, _mm_movehl_ps(m, m));
-      m = _mm_max_ss(m, _mm_movehdup_ps(m));
-      amax[b] = _mm_cvtss_f32(m);
-    }
-    return;
-  }
-#endif
-  for (int64_t b = 0; b < blocks; ++b) amax[b] = abs_max_span(x + b * block, block);
-}
-
 int64_t first_nonfinite(const float* x, int64_t n) {
   for (int64_t i = 0; i < n; ++i)
     if (!std::isfinite(x[i])) return i;
@@ -232,17 +193,17 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
       float row_amax = spec.rht ? rht_row(rht, in + r * cols, out + r * cols, cols, rht_gives_blocks ? amax_row : nullptr)
                                 : 0.0f;
       if (block_scaled && !rht_gives_blocks) {
-        block_abs_max(src + r * cols, span, spans, amax_row);
-        for (int64_t b = 0; b < spans; ++b) row_amax = max_ignoring_nan(row_amax, amax_row[b]);
+        detail::block_abs_max(src + r * cols, span, spans, amax_row);
+        for (int64_t b = 0; b < spans; ++b) row_amax = detail::max_ignoring_nan(row_amax, amax_row[b]);
       } else if (!spec.rht) {
-        row_amax = abs_max_span(in + r * cols, cols);
+        row_amax = detail::abs_max_span(in + r * cols, cols);
       }
       unit_amax[r] = row_amax;
     }
   }
   float amax = 0.0f;
   if (prepass)
-    for (float a : unit_amax) amax = max_ignoring_nan(amax, a);
+    for (float a : unit_amax) amax = detail::max_ignoring_nan(amax, a);
   if (extra.reduce_amax && tensor_amax_first && !spec.row_scaled) amax = (*extra.reduce_amax)(amax);
   const TensorScaling tensor = tensor_scaling(spec, amax, delayed_scale);
   const BlockScaler scaler(spec, tensor);
@@ -257,14 +218,14 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
       for (int64_t w = 0; w < windows; ++w) {
         float m = 0.0f;
         for (int64_t j = 0; j < blocks_per_window; ++j)
-          m = max_ignoring_nan(m, kept_block_amax[size_t(r * spans + w * blocks_per_window + j)]);
+          m = detail::max_ignoring_nan(m, kept_block_amax[size_t(r * spans + w * blocks_per_window + j)]);
         window_amax[size_t(r * windows + w)] = m;
       }
     if (spec.tile == Tile::d2)
       for (int64_t r0 = 0; r0 < rows; r0 += window)
         for (int64_t w = 0; w < windows; ++w) {
           float m = 0.0f;
-          for (int64_t r = r0; r < r0 + window; ++r) m = max_ignoring_nan(m, window_amax[size_t(r * windows + w)]);
+          for (int64_t r = r0; r < r0 + window; ++r) m = detail::max_ignoring_nan(m, window_amax[size_t(r * windows + w)]);
           for (int64_t r = r0; r < r0 + window; ++r) window_amax[size_t(r * windows + w)] = m;
         }
   }
@@ -328,13 +289,13 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
       };
       if (block_scaled) {
         for (int64_t r = g * band; r < (g + 1) * band; ++r) {
-          if (!prepass) block_abs_max(src + r * cols, span, spans, row_block_amax(r));
-          for (int64_t b = 0; b < spans; ++b) band_amax = max_ignoring_nan(band_amax, row_block_amax(r)[b]);
+          if (!prepass) detail::block_abs_max(src + r * cols, span, spans, row_block_amax(r));
+          for (int64_t b = 0; b < spans; ++b) band_amax = detail::max_ignoring_nan(band_amax, row_block_amax(r)[b]);
         }
         if (spec.tile == Tile::d2) {
           for (int64_t b = 0; b < spans; ++b) {
             float m = 0.0f;
-            for (int64_t r = g * band; r < (g + 1) * band; ++r) m = max_ignoring_nan(m, row_block_amax(r)[b]);
+            for (int64_t r = g * band; r < (g + 1) * band; ++r) m = detail::max_ignoring_nan(m, row_block_amax(r)[b]);
             tile_amax[b] = m;
           }
           if (adaptive)
@@ -357,7 +318,7 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
         if (scales) std::copy(scale_codes.begin(), scale_codes.end(), scales + r * spans);
         if (stochastic) stream.fill(rnd.global_index(r, 0, cols), cols, random.data());
         if (want_stats) row_first_nonfinite[r] = first_nonfinite(x, cols);  // before an in-place write
-        if (want_amax && !prepass && !block_scaled) band_amax = max_ignoring_nan(band_amax, abs_max_span(x, cols));
+        if (want_amax && !prepass && !block_scaled) band_amax = detail::max_ignoring_nan(band_amax, detail::abs_max_span(x, cols));
         RowStats st = tally != Tally::none ? row_stats[r] : RowStats{};
         encode_row(x, out + r * cols, codes ? codes + r * cols : nullptr, stochastic ? random.data() : nullptr, span,
                    spans, encode.data(), decode.data(), saturation_limit, st);
@@ -377,7 +338,7 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   }
 
   if (!prepass)
-    for (int64_t g = 0; g < bands; ++g) amax = max_ignoring_nan(amax, unit_amax[g]);
+    for (int64_t g = 0; g < bands; ++g) amax = detail::max_ignoring_nan(amax, unit_amax[g]);
   if (extra.global_amax) *extra.global_amax = amax;
   if (extra.row_amax) {
     if (spec.row_scaled) extra.row_amax->assign(unit_amax.begin(), unit_amax.end());
