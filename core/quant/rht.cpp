@@ -163,6 +163,49 @@ bool rht_vector_butterfly(const Rht& rht, const float* x, float* y, double* work
 }
 
 #ifdef __AVX2__
+// The sign flip, the four butterfly stages and the normalisation of one 16-vector in fp64 (exact
+// for the vectors rht16_avx2 and row_path16 admit): outputs 4k .. 4k + 3 in v[k].
+inline void rht16_fp64_avx2(const __m256d sign_bits[4], const float* x, __m256d v[4]) {
+  const __m256 a = _mm256_loadu_ps(x), b = _mm256_loadu_ps(x + 8);
+  __m256d d0 = _mm256_xor_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(a)), sign_bits[0]);
+  __m256d d1 = _mm256_xor_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)), sign_bits[1]);
+  __m256d d2 = _mm256_xor_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(b)), sign_bits[2]);
+  __m256d d3 = _mm256_xor_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(b, 1)), sign_bits[3]);
+  // h = 8 (registers 0,1 with 2,3) and h = 4 (register 0 with 1, 2 with 3).
+  __m256d t0 = _mm256_add_pd(d0, d2), t2 = _mm256_sub_pd(d0, d2);
+  __m256d t1 = _mm256_add_pd(d1, d3), t3 = _mm256_sub_pd(d1, d3);
+  d0 = _mm256_add_pd(t0, t1);
+  d1 = _mm256_sub_pd(t0, t1);
+  d2 = _mm256_add_pd(t2, t3);
+  d3 = _mm256_sub_pd(t2, t3);
+  // h = 2 (lanes 0,1 with 2,3) and h = 1 (lane 0 with 1, 2 with 3) inside each register.
+  auto stage2 = [](__m256d v) {
+    const __m256d swapped = _mm256_permute2f128_pd(v, v, 1);
+    return _mm256_blend_pd(_mm256_add_pd(v, swapped), _mm256_sub_pd(swapped, v), 0b1100);
+  };
+  auto stage1 = [](__m256d v) {
+    const __m256d swapped = _mm256_permute_pd(v, 0b0101);
+    return _mm256_blend_pd(_mm256_add_pd(v, swapped), _mm256_sub_pd(swapped, v), 0b1010);
+  };
+  // (sum + 0.0) * 1/4: exact zero sums become +0 (see rht_vector_butterfly).
+  const __m256d quarter = _mm256_set1_pd(0.25), plus_zero = _mm256_setzero_pd();
+  auto finish = [&](__m256d v) { return _mm256_mul_pd(_mm256_add_pd(stage1(stage2(v)), plus_zero), quarter); };
+  v[0] = finish(d0);
+  v[1] = finish(d1);
+  v[2] = finish(d2);
+  v[3] = finish(d3);
+}
+
+// bf16 RNE of four normal (or zero) fp64 values, keeping 7 of 52 fraction bits, as fp32 (exact;
+// >= 2^128 gives Inf, as bf16 does).
+inline __m128 bf16_from_fp64(__m256d v) {
+  __m256i bits = _mm256_castpd_si256(v);
+  const __m256i lsb = _mm256_and_si256(_mm256_srli_epi64(bits, 45), _mm256_set1_epi64x(1));
+  bits = _mm256_and_si256(_mm256_add_epi64(bits, _mm256_add_epi64(_mm256_set1_epi64x((int64_t{1} << 44) - 1), lsb)),
+                          _mm256_set1_epi64x(~((int64_t{1} << 45) - 1)));
+  return _mm256_cvtpd_ps(_mm256_castsi256_pd(bits));
+}
+
 // n = 16 with AVX2: same arithmetic as rht_vector_butterfly (exactness test, sign flip, four
 // butterfly stages, the power-of-two normalisation, bf16 RNE on the fp64 bits). Also defers to
 // the reference when an output lands in the bf16 subnormal range (the bit trick covers normals).
@@ -188,47 +231,18 @@ bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y, float& ama
   const int field_hi = _mm256_cvtsi256_si32(hi), field_lo = _mm256_cvtsi256_si32(lo);
   if (field_hi == 255 || field_lo == 255 || field_hi - field_lo > max_exact_span(4)) return false;
 
-  const __m256 a = _mm256_loadu_ps(x), b = _mm256_loadu_ps(x + 8);
-  __m256d d0 = _mm256_xor_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(a)), sign_bits[0]);
-  __m256d d1 = _mm256_xor_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)), sign_bits[1]);
-  __m256d d2 = _mm256_xor_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(b)), sign_bits[2]);
-  __m256d d3 = _mm256_xor_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(b, 1)), sign_bits[3]);
-  // h = 8 (registers 0,1 with 2,3) and h = 4 (register 0 with 1, 2 with 3).
-  __m256d t0 = _mm256_add_pd(d0, d2), t2 = _mm256_sub_pd(d0, d2);
-  __m256d t1 = _mm256_add_pd(d1, d3), t3 = _mm256_sub_pd(d1, d3);
-  d0 = _mm256_add_pd(t0, t1);
-  d1 = _mm256_sub_pd(t0, t1);
-  d2 = _mm256_add_pd(t2, t3);
-  d3 = _mm256_sub_pd(t2, t3);
-  // h = 2 (lanes 0,1 with 2,3) and h = 1 (lane 0 with 1, 2 with 3) inside each register.
-  auto stage2 = [](__m256d v) {
-    const __m256d swapped = _mm256_permute2f128_pd(v, v, 1);
-    return _mm256_blend_pd(_mm256_add_pd(v, swapped), _mm256_sub_pd(swapped, v), 0b1100);
-  };
-  auto stage1 = [](__m256d v) {
-    const __m256d swapped = _mm256_permute_pd(v, 0b0101);
-    return _mm256_blend_pd(_mm256_add_pd(v, swapped), _mm256_sub_pd(swapped, v), 0b1010);
-  };
-  // (sum + 0.0) * 1/4: exact zero sums become +0 (see rht_vector_butterfly).
-  const __m256d quarter = _mm256_set1_pd(0.25), plus_zero = _mm256_setzero_pd();
-  auto finish = [&](__m256d v) { return _mm256_mul_pd(_mm256_add_pd(stage1(stage2(v)), plus_zero), quarter); };
-  __m256d v[4] = {finish(d0), finish(d1), finish(d2), finish(d3)};
+  __m256d v[4];
+  rht16_fp64_avx2(sign_bits, x, v);
   // bf16 RNE of the exact fp64 values: keep 7 of 52 fraction bits; subnormal bf16 -> reference.
   const __m256d abs_pd = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFFll));
   const __m256d min_normal = _mm256_set1_pd(0x1p-126);
-  const __m256i half_minus_one = _mm256_set1_epi64x((int64_t{1} << 44) - 1);
-  const __m256i one64 = _mm256_set1_epi64x(1);
-  const __m256i keep = _mm256_set1_epi64x(~((int64_t{1} << 45) - 1));
   __m128 f[4];
   for (int k = 0; k < 4; ++k) {
     const __m256d magnitude = _mm256_and_pd(v[k], abs_pd);
     const __m256d tiny = _mm256_and_pd(_mm256_cmp_pd(magnitude, min_normal, _CMP_LT_OQ),
                                        _mm256_cmp_pd(magnitude, _mm256_setzero_pd(), _CMP_NEQ_OQ));
     if (_mm256_movemask_pd(tiny)) return false;
-    __m256i bits = _mm256_castpd_si256(v[k]);
-    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi64(bits, 45), one64);
-    bits = _mm256_and_si256(_mm256_add_epi64(bits, _mm256_add_epi64(half_minus_one, lsb)), keep);
-    f[k] = _mm256_cvtpd_ps(_mm256_castsi256_pd(bits));  // exact; >= 2^128 -> Inf as bf16 does
+    f[k] = bf16_from_fp64(v[k]);
   }
   const __m256 y_lo = _mm256_set_m128(f[1], f[0]), y_hi = _mm256_set_m128(f[3], f[2]);
   const __m256 abs_ps = _mm256_castsi256_ps(abs_mask);
@@ -240,6 +254,17 @@ bool rht16_avx2(const __m256d sign_bits[4], const float* x, float* y, float& ama
   _mm256_storeu_ps(y + 8, y_hi);
   return true;
 }
+#endif
+
+#ifdef __AVX2__
+// Which whole-row path a row of 16-vectors can take. All need: no all-zero vector (the sign of an
+// all-zero sum follows the reference's rule), no NaN or Inf, and nonzero exponent fields
+// (subnormals as 1) of at least 26, so a nonzero output, a multiple of 2^(field - 152), is never
+// a bf16 subnormal. fp64 (rht16_avx512, rht16_fp64_avx2): fields spanning at most max_exact_span(4) binades across
+// the row. fp32 (rht16_fp32, rht16_fp32_avx2): every value a bf16 (low 16 bits clear), a span of at most 12 (8
+// significant bits, 4 of growth: every partial sum is a multiple of the smallest quantum below
+// 2^24 of them) and fields of at most 250 (partial sums below 2^128).
+enum class RowPath16 { per_vector, fp64, fp32 };
 #endif
 
 #ifdef __AVX512F__
@@ -289,14 +314,6 @@ void rht16_fp32(__m512 sign_bits, const float* x, float* y) {
   _mm512_storeu_ps(y, detail::bf16_round16(d));
 }
 
-// Which whole-row path a row of 16-vectors can take. All need: no all-zero vector (the sign of an
-// all-zero sum follows the reference's rule), no NaN or Inf, and nonzero exponent fields
-// (subnormals as 1) of at least 26, so a nonzero output, a multiple of 2^(field - 152), is never
-// a bf16 subnormal. fp64 (rht16_avx512): fields spanning at most max_exact_span(4) binades across
-// the row. fp32 (rht16_fp32): every value a bf16 (low 16 bits clear), a span of at most 12 (8
-// significant bits, 4 of growth: every partial sum is a multiple of the smallest quantum below
-// 2^24 of them) and fields of at most 250 (partial sums below 2^128).
-enum class RowPath16 { per_vector, fp64, fp32 };
 RowPath16 row_path16(const float* x, int64_t cols) {
   const __m512i abs_mask = _mm512_set1_epi32(0x7FFFFFFF), one = _mm512_set1_epi32(1);
   __m512i hi = one, lo = _mm512_set1_epi32(255), low_bits = _mm512_setzero_si512();
@@ -313,6 +330,62 @@ RowPath16 row_path16(const float* x, int64_t cols) {
   const int field_hi = _mm512_reduce_max_epi32(hi), field_lo = _mm512_reduce_min_epi32(lo);
   if (zero_vector || field_hi == 255 || field_lo < 26) return RowPath16::per_vector;
   const bool bf16 = (_mm512_reduce_or_epi32(low_bits) & 0xFFFF) == 0;
+  if (bf16 && field_hi - field_lo <= 12 && field_hi <= 250) return RowPath16::fp32;
+  return field_hi - field_lo <= max_exact_span(4) ? RowPath16::fp64 : RowPath16::per_vector;
+}
+#elif defined(__AVX2__)
+// n = 16 in fp32 for RowPath16::fp32 rows: rht16_fp32's stages on two registers of eight lanes
+// (h = 8 across them). x and y may alias.
+void rht16_fp32_avx2(const __m256 sign_bits[2], const float* x, float* y) {
+  const __m256 lo = _mm256_xor_ps(_mm256_loadu_ps(x), sign_bits[0]);
+  const __m256 hi = _mm256_xor_ps(_mm256_loadu_ps(x + 8), sign_bits[1]);
+  const __m256 plus = _mm256_set1_ps(1.0f), minus = _mm256_set1_ps(-1.0f);
+  const __m256 sign4 = _mm256_blend_ps(plus, minus, 0xF0), sign2 = _mm256_blend_ps(plus, minus, 0xCC),
+               sign1 = _mm256_blend_ps(plus, minus, 0xAA);
+  auto finish = [&](__m256 d) {
+    d = _mm256_fmadd_ps(d, sign4, _mm256_permute2f128_ps(d, d, 1));  // h = 4
+    d = _mm256_fmadd_ps(d, sign2, _mm256_permute_ps(d, 0x4E));       // h = 2
+    d = _mm256_fmadd_ps(d, sign1, _mm256_permute_ps(d, 0xB1));       // h = 1
+    return detail::bf16_round8(_mm256_mul_ps(_mm256_add_ps(d, _mm256_setzero_ps()), _mm256_set1_ps(0.25f)));
+  };
+  const __m256 first = finish(_mm256_add_ps(lo, hi)), second = finish(_mm256_sub_ps(lo, hi));  // h = 8
+  _mm256_storeu_ps(y, first);
+  _mm256_storeu_ps(y + 8, second);
+}
+
+// n = 16 in fp64 for RowPath16::fp64 rows (no subnormal output: no checks per vector).
+void rht16_fp64_row_avx2(const __m256d sign_bits[4], const float* x, float* y) {
+  __m256d v[4];
+  rht16_fp64_avx2(sign_bits, x, v);
+  _mm256_storeu_ps(y, _mm256_set_m128(bf16_from_fp64(v[1]), bf16_from_fp64(v[0])));
+  _mm256_storeu_ps(y + 8, _mm256_set_m128(bf16_from_fp64(v[3]), bf16_from_fp64(v[2])));
+}
+
+// row_path16 on eight lanes.
+RowPath16 row_path16(const float* x, int64_t cols) {
+  const __m256i abs_mask = _mm256_set1_epi32(0x7FFFFFFF), one = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
+  __m256i hi = one, lo = _mm256_set1_epi32(255), low_bits = zero;
+  bool zero_vector = false;
+  for (int64_t c = 0; c < cols; c += 16) {
+    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + c));
+    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + c + 8));
+    const __m256i a0 = _mm256_and_si256(b0, abs_mask), a1 = _mm256_and_si256(b1, abs_mask);
+    const __m256i f0 = _mm256_max_epi32(_mm256_srli_epi32(a0, 23), one), f1 = _mm256_max_epi32(_mm256_srli_epi32(a1, 23), one);
+    const __m256i z0 = _mm256_cmpeq_epi32(a0, zero), z1 = _mm256_cmpeq_epi32(a1, zero);
+    zero_vector = zero_vector || _mm256_movemask_epi8(_mm256_and_si256(z0, z1)) == -1;
+    hi = _mm256_max_epi32(hi, _mm256_max_epi32(f0, f1));
+    const __m256i none = _mm256_set1_epi32(255);  // zeros take no part in the minimum
+    lo = _mm256_min_epi32(lo, _mm256_min_epi32(_mm256_blendv_epi8(f0, none, z0), _mm256_blendv_epi8(f1, none, z1)));
+    low_bits = _mm256_or_si256(low_bits, _mm256_or_si256(b0, b1));
+  }
+  alignas(32) int32_t his[8], los[8], lows[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(his), hi);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(los), lo);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lows), low_bits);
+  int field_hi = 1, field_lo = 255, low = 0;
+  for (int l = 0; l < 8; ++l) field_hi = std::max(field_hi, his[l]), field_lo = std::min(field_lo, los[l]), low |= lows[l];
+  if (zero_vector || field_hi == 255 || field_lo < 26) return RowPath16::per_vector;
+  const bool bf16 = (low & 0xFFFF) == 0;
   if (bf16 && field_hi - field_lo <= 12 && field_hi <= 250) return RowPath16::fp32;
   return field_hi - field_lo <= max_exact_span(4) ? RowPath16::fp64 : RowPath16::per_vector;
 }
@@ -337,6 +410,12 @@ Rht make_rht(int size, uint64_t sign_seed) {
   }
 #endif
 #ifdef __AVX2__
+  if (size == 16)
+    for (int h = 0; h < 2; ++h) {
+      int32_t lanes[8];
+      for (int i = 0; i < 8; ++i) lanes[i] = rht.signs[size_t(8 * h + i)] < 0 ? INT32_MIN : 0;
+      rht.sign_bits8[h] = _mm256_castsi256_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(lanes)));
+    }
   if (size == 16)
     for (int k = 0; k < 4; ++k)
       rht.sign_bits[k] = _mm256_castsi256_pd(_mm256_set_epi64x(
@@ -415,6 +494,22 @@ float rht_row(const Rht& rht, const float* in, float* out, int64_t cols, float* 
       __m512 m = _mm512_setzero_ps();
       for (int64_t c = 0; c < cols; c += 16) m = _mm512_max_ps(_mm512_abs_ps(_mm512_loadu_ps(out + c)), m);
       row_amax = _mm512_reduce_max_ps(m);
+    }
+    return row_amax;
+  }
+#elif defined(__AVX2__)
+  const RowPath16 path = n == 16 ? row_path16(in, cols) : RowPath16::per_vector;
+  if (path != RowPath16::per_vector) {
+    if (path == RowPath16::fp32) {
+      for (int64_t c = 0; c < cols; c += n) rht16_fp32_avx2(rht.sign_bits8, in + c, out + c);
+    } else {
+      for (int64_t c = 0; c < cols; c += n) rht16_fp64_row_avx2(rht.sign_bits, in + c, out + c);
+    }
+    if (vector_amax) {
+      detail::block_abs_max(out, n, cols / n, vector_amax);
+      for (int64_t v = 0; v < cols / n; ++v) row_amax = vector_amax[v] > row_amax ? vector_amax[v] : row_amax;
+    } else {
+      row_amax = detail::abs_max_span(out, cols);
     }
     return row_amax;
   }

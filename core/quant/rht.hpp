@@ -23,6 +23,7 @@ struct Rht {
   double normalisation = 0.25;
 #ifdef __AVX2__
   __m256d sign_bits[4] = {};  // n = 16: the signs as fp64 sign-bit masks, four lanes per register
+  __m256 sign_bits8[2] = {};   // n = 16: the signs as fp32 sign-bit masks, eight lanes per register
 #endif
 #ifdef __AVX512F__
   __m512 sign_bits_fp32 = {};  // n = 16: the signs as fp32 sign-bit masks, sixteen lanes
