@@ -177,6 +177,62 @@ void four_over_six_errors16(const float* x, int64_t stride, int n, const uint8_t
   _mm512_mask_storeu_ps(err4, __mmask16((1u << n) - 1), sum[1]);
 }
 
+}  // namespace
+#elif defined(__AVX2__)
+namespace {
+// four_over_six_errors16 on eight lanes: n <= 8 segments of 16 elements, each lane adding its own
+// segment's terms in index order (two 8 x 8 transposes: elements 0-7, then 8-15).
+void four_over_six_errors8(const float* x, int64_t stride, int n, const uint8_t* map6, const uint8_t* map4,
+                           float s_dec, float amax, int q_max, FourOverSix mode, float* err6, float* err4) {
+  const std::array<float, 256>& e4m3 = e4m3_decode_table();
+  const uint8_t* const codes[2] = {map6, map4};
+  __m256 s_b[2], inv[2], sum[2];
+  for (int c = 0; c < 2; ++c) {
+    alignas(32) float lanes[8] = {};  // lanes n.. compute zeros
+    for (int l = 0; l < n; ++l) lanes[l] = e4m3[codes[c][l]];
+    s_b[c] = _mm256_load_ps(lanes);
+    inv[c] = _mm256_min_ps(_mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_mul_ps(s_b[c], _mm256_set1_ps(s_dec))),
+                           _mm256_set1_ps(FLT_MAX));
+    sum[c] = _mm256_setzero_ps();
+  }
+  const __m256 amax_v = _mm256_set1_ps(amax), denom = _mm256_set1_ps(float(q_max) * kFp4E2m1Max);  // exact
+  const __m256i sign_bit = _mm256_set1_epi32(int(0x80000000u));
+  for (int half = 0; half < 2; ++half) {
+    __m256 v[8];
+    for (int l = 0; l < 8; ++l) v[l] = l < n ? _mm256_loadu_ps(x + l * stride + 8 * half) : _mm256_setzero_ps();
+    detail::transpose8(v);  // v[i] lane l: element 8 · half + i of segment l
+    for (int i = 0; i < 8; ++i)
+      for (int c = 0; c < 2; ++c) {
+        const __m256 y = _mm256_mul_ps(v[i], inv[c]);
+        // e2m1 decode of the RNE code: the grid value with y's sign (a NaN y gives code 7, +6)
+        const __m256i sign = _mm256_and_si256(detail::mask_i(_mm256_cmp_ps(y, y, _CMP_ORD_Q)),
+                                              _mm256_and_si256(_mm256_castps_si256(y), sign_bit));
+        const __m256 q = _mm256_castsi256_ps(
+            _mm256_or_si256(_mm256_castps_si256(detail::fp4_rne_value(detail::abs_ps(y))), sign));
+        const __m256 widened = _mm256_mul_ps(_mm256_mul_ps(q, s_b[c]), amax_v);
+        const __m256 diff = _mm256_sub_ps(_mm256_div_ps(widened, denom), v[i]);
+        sum[c] = _mm256_add_ps(sum[c], mode == FourOverSix::mse ? _mm256_mul_ps(diff, diff) : detail::abs_ps(diff));
+      }
+  }
+  alignas(32) float e6[8], e4[8];
+  _mm256_store_ps(e6, sum[0]);
+  _mm256_store_ps(e4, sum[1]);
+  std::copy(e6, e6 + n, err6);
+  std::copy(e4, e4 + n, err4);
+}
+
+// four_over_six_errors16 of n <= 16 segments, eight at a time.
+void four_over_six_errors16(const float* x, int64_t stride, int n, const uint8_t* map6, const uint8_t* map4,
+                            float s_dec, float amax, int q_max, FourOverSix mode, float* err6, float* err4) {
+  for (int l = 0; l < n; l += 8)
+    four_over_six_errors8(x + l * stride, stride, std::min(8, n - l), map6 + l, map4 + l, s_dec, amax, q_max, mode,
+                          err6 + l, err4 + l);
+}
+}  // namespace
+#endif
+
+#ifdef __AVX2__
+namespace {
 // four_over_six_codes of n <= 16 blocks, eight at a time (the last eight padded with zeros) with
 // the same fp32 operations and the E4M3 rounding of the vectorised block scales; eight blocks with
 // a NaN candidate (E4M3's NaN code) take four_over_six_codes one at a time.
@@ -213,7 +269,7 @@ void four_over_six_scale_codes(const QuantSpec& spec, const TensorScaling& t, co
   const int64_t span = spec.block, spans = cols / span;
   const int q_max = spec.global_e4m3_max;
   int64_t b = 0;
-#ifdef __AVX512F__
+#ifdef __AVX2__  // four_over_six_errors16: AVX-512, or eight lanes at a time on AVX2
   if (span == 16 && band_rows == 16) {
     for (; b < spans; b += 16) {
       const int n = int(std::min<int64_t>(16, spans - b));

@@ -164,6 +164,25 @@ inline void store_codes8(__m256i codes, uint8_t* dst) {
   _mm_storel_epi64(reinterpret_cast<__m128i*>(dst), _mm_packus_epi16(words, words));
 }
 
+// In-register 8 x 8 transpose: afterwards v[j] lane i holds what v[i] lane j held.
+inline void transpose8(__m256 (&v)[8]) {
+  __m256 a[8], b[8];
+  for (int i = 0; i < 4; ++i) {
+    a[2 * i] = _mm256_unpacklo_ps(v[2 * i], v[2 * i + 1]);
+    a[2 * i + 1] = _mm256_unpackhi_ps(v[2 * i], v[2 * i + 1]);
+  }
+  for (int i = 0; i < 2; ++i) {
+    b[4 * i] = _mm256_shuffle_ps(a[4 * i], a[4 * i + 2], 0x44);
+    b[4 * i + 1] = _mm256_shuffle_ps(a[4 * i], a[4 * i + 2], 0xEE);
+    b[4 * i + 2] = _mm256_shuffle_ps(a[4 * i + 1], a[4 * i + 3], 0x44);
+    b[4 * i + 3] = _mm256_shuffle_ps(a[4 * i + 1], a[4 * i + 3], 0xEE);
+  }
+  for (int j = 0; j < 4; ++j) {
+    v[j] = _mm256_permute2f128_ps(b[j], b[j + 4], 0x20);
+    v[j + 4] = _mm256_permute2f128_ps(b[j], b[j + 4], 0x31);
+  }
+}
+
 // E2M1 round-to-nearest-even of |y| as a grid value 0..6: round |y| / step to an integer (ties to
 // even) at the step of its binade (0.5 below 2, 1 below 4, else 2), then saturate. The division
 // by a power of two is exact and an even integer multiple is an even code, so this is the interval
