@@ -5,7 +5,8 @@
 //   fp32_GF/s   matmul on this process's engine (Eigen or OpenBLAS per tile)
 //   fp4_GF/s    fp4_matmul on this process's kernel, in fp32-equivalent GFLOP/s (2·m·n·k / s)
 //   x_fp32      fp32 time / FP4 time (> 1: FP4 faster)
-//   peak_frac   FP4 multiply-adds per second / the int8 peak BM_Int8Peak measures (vpdpbusd alone)
+//   peak_frac   FP4 multiply-adds per second / the int8 peak BM_Int8Peak measures (the kernel's
+//               multiply alone: vpdpbusd for AVX-512 VNNI, vpmaddubsw for AVX2)
 // Operand formats: NVFP4 (16-blocks, E4M3) and MXFP4 (32-blocks, UE8M0). Not a correctness test
 // (tests/test_fp4_gemm.cpp).
 #include <benchmark/benchmark.h>
@@ -96,8 +97,27 @@ __attribute__((target("avx512f,avx512vnni"))) double vnni_macs_per_second() {
   return double(loops) * 12 * 64 / s;
 }
 
+// The same for the AVX2 kernel's multiply, vpmaddubsw (32 byte products, summed in pairs).
+__attribute__((target("avx2"))) double avx2_macs_per_second() {
+  __m256i acc[12];
+  for (int i = 0; i < 12; ++i) acc[i] = _mm256_set1_epi8(char(i));
+  const __m256i y = _mm256_set1_epi8(5);
+  const int64_t loops = 20'000'000;
+  const auto t0 = Clock::now();
+  for (int64_t l = 0; l < loops; ++l)
+    for (int i = 0; i < 12; ++i) acc[i] = _mm256_maddubs_epi16(acc[i], y);
+  const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+  int sink = 0;
+  for (int i = 0; i < 12; ++i) sink += _mm256_extract_epi32(acc[i], 0);
+  benchmark::DoNotOptimize(sink);
+  return double(loops) * 12 * 32 / s;
+}
+
+// The peak of the kernel this process runs (0 for the scalar kernel).
 double int8_peak_per_thread() {
-  static const double peak = fp4_kernel_supported(Fp4Kernel::avx512_vnni) ? vnni_macs_per_second() : 0.0;
+  static const double peak = fp4_kernel() == Fp4Kernel::avx512_vnni ? vnni_macs_per_second()
+                             : fp4_kernel() == Fp4Kernel::avx2     ? avx2_macs_per_second()
+                                                                   : 0.0;
   return peak;
 }
 

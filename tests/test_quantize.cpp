@@ -549,7 +549,7 @@ TEST(Rht, FastRowMatchesReferenceOnHostileRows) {
 }
 
 // Rows of modest range (nonzero exponent fields within 25 binades, none below 26, no all-zero
-// vector) take a whole-row fast path on AVX-512 builds, in fp32 when they hold bf16 values within
+// vector) take a whole-row fast path on AVX-512 and AVX2 builds, in fp32 when they hold bf16 values within
 // 12 binades; rows with an all-zero vector do not.
 TEST(Rht, FastRowsOfModestRangeMatchReference) {
   const int64_t cols = 256;
