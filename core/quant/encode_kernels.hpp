@@ -373,10 +373,25 @@ inline void block_abs_max(const float* x, int64_t block, int64_t blocks, float* 
 #endif
 #ifdef __AVX2__
   if (block % 8 == 0) {
-    for (int64_t b = 0; b < blocks; ++b) {
+    auto block_abs = [&](int64_t b) {  // eight partial maxima of block b (NaN lanes give 0)
       const float* p = x + b * block;
       __m256 acc = _mm256_setzero_ps();
       for (int64_t i = 0; i < block; i += 8) acc = _mm256_max_ps(abs_ps(_mm256_loadu_ps(p + i)), acc);
+      return acc;
+    };
+    int64_t b = 0;
+    for (; b + 8 <= blocks; b += 8) {  // eight blocks' maxima into one register by a shuffle tree
+      __m256 t[4], u[2];
+      for (int j = 0; j < 4; ++j) {  // lanes 0, 2 (4, 6): block 2j's partials, 1, 3 (5, 7): 2j + 1's
+        const __m256 p = block_abs(b + 2 * j), q = block_abs(b + 2 * j + 1);
+        t[j] = _mm256_max_ps(_mm256_unpacklo_ps(p, q), _mm256_unpackhi_ps(p, q));
+      }
+      for (int k = 0; k < 2; ++k)  // lane c (4 + c): block 4k + c over partials 0-3 (4-7)
+        u[k] = _mm256_max_ps(_mm256_shuffle_ps(t[2 * k], t[2 * k + 1], 0x44), _mm256_shuffle_ps(t[2 * k], t[2 * k + 1], 0xEE));
+      _mm256_storeu_ps(amax + b, _mm256_max_ps(_mm256_permute2f128_ps(u[0], u[1], 0x20), _mm256_permute2f128_ps(u[0], u[1], 0x31)));
+    }
+    for (; b < blocks; ++b) {
+      const __m256 acc = block_abs(b);
       __m128 m = _mm_max_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));  // no NaN lanes
       m = _mm_max_ps(m, _mm_movehl_ps(m, m));
       m = _mm_max_ss(m, _mm_movehdup_ps(m));
