@@ -175,8 +175,8 @@ void round_bf16(const float* x, float* out, int64_t n) {
   for (int64_t i = 0; i < n; i += 8) _mm256_storeu_ps(out + i, detail::bf16_round8(_mm256_loadu_ps(x + i)));
 }
 
-// 2 × the E2M1 value of y = x · encode, with y's sign (0 for a NaN y, whose value is +6), eight
-// lanes; *nan collects the NaN lanes.
+// 2 × the E2M1 value of y = x · encode with y's sign (a NaN y gives +12, as code 7), eight lanes;
+// `nan` collects the NaN lanes.
 template <bool kSr>
 __m256i twice_signed8(__m256 x, __m256 enc, const uint8_t* random, int& nan) {
   const __m256 y = _mm256_mul_ps(x, enc);
