@@ -259,7 +259,7 @@ const Packed& pack(const Problem& p, Form form) {
   return pk;
 }
 
-int32_t load_group(const int8_t* x) {
+int32_t load_group(const void* x) {  // four bytes of a row, as one lane to broadcast
   int32_t v;
   std::memcpy(&v, x, 4);
   return v;
@@ -338,13 +338,13 @@ FP4LAB_VNNI bool vnni_rows(float* c, const Problem& p, const Packed& pk, int64_t
 // column correction −12 · Σ b makes it the exact I_b.
 #define FP4LAB_AVX2 __attribute__((target("avx2,fma")))
 
-// The stored value of one output lane group (see scalar_kernel): bf16 rounding, accumulation, and
-// whether any stored value is NaN or Inf.
+// The value stored for eight outputs (see scalar_kernel): bf16 rounding, then accumulation.
 FP4LAB_AVX2 inline __m256 finish8(__m256 v, const float* out, bool bf16, bool accumulate) {
   if (bf16) v = detail::bf16_round8(v);
   return accumulate ? _mm256_add_ps(_mm256_loadu_ps(out), v) : v;
 }
 
+// Whether any of eight values is NaN or Inf.
 FP4LAB_AVX2 inline bool nonfinite8(__m256 v) {
   const __m256 exponent = _mm256_castsi256_ps(_mm256_set1_epi32(0x7F800000));
   return _mm256_movemask_ps(_mm256_cmp_ps(_mm256_and_ps(v, exponent), exponent, _CMP_EQ_OQ)) != 0;
@@ -367,15 +367,12 @@ FP4LAB_AVX2 bool avx2_rows(float* c, const Problem& p, const Packed& pk, int64_t
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
       const uint8_t* ai = a0 + r * p.k + blk * (4 * G);
-      int32_t word;
-      std::memcpy(&word, ai, 4);
-      __m256i av = _mm256_set1_epi32(word);
+      __m256i av = _mm256_set1_epi32(load_group(ai));
       __m256i d0 = _mm256_maddubs_epi16(av, _mm256_loadu_si256(bb));
       __m256i d1 = _mm256_maddubs_epi16(av, _mm256_loadu_si256(bb + 1));
 #pragma GCC unroll 8
       for (int g = 1; g < G; ++g) {
-        std::memcpy(&word, ai + 4 * g, 4);
-        av = _mm256_set1_epi32(word);
+        av = _mm256_set1_epi32(load_group(ai + 4 * g));
         d0 = _mm256_add_epi16(d0, _mm256_maddubs_epi16(av, _mm256_loadu_si256(bb + 2 * g)));
         d1 = _mm256_add_epi16(d1, _mm256_maddubs_epi16(av, _mm256_loadu_si256(bb + 2 * g + 1)));
       }
