@@ -391,7 +391,100 @@ RowPath16 row_path16(const float* x, int64_t cols) {
 }
 #endif
 
+#ifdef __AVX2__
+// Which path a [16, 8] tile of columns (rht16_columns8) takes: row_path16's tests, applied to each
+// column's 16-vector (every path is exact for the vectors it admits, so the choice does not move a
+// bit). Reductions run down the sixteen registers, one column per lane.
+RowPath16 column_path16(const __m256 (&v)[16]) {
+  const __m256i abs_mask = _mm256_set1_epi32(0x7FFFFFFF), one = _mm256_set1_epi32(1);
+  __m256i hi = _mm256_setzero_si256(), lo = _mm256_set1_epi32(-1), low_bits = _mm256_setzero_si256();
+  for (const __m256& x : v) {
+    const __m256i bits = _mm256_castps_si256(x), abs_bits = _mm256_and_si256(bits, abs_mask);
+    hi = _mm256_max_epi32(hi, abs_bits);
+    lo = _mm256_min_epu32(lo, _mm256_sub_epi32(abs_bits, one));  // a zero wraps to the largest value
+    low_bits = _mm256_or_si256(low_bits, bits);
+  }
+  const __m256i field_hi = _mm256_srli_epi32(hi, 23);
+  const __m256i field_lo = _mm256_srli_epi32(_mm256_add_epi32(lo, one), 23);  // 0 for an all-zero column
+  const __m256i span = _mm256_sub_epi32(field_hi, field_lo);
+  auto all = [](__m256i lanes) { return _mm256_movemask_epi8(lanes) == -1; };
+  auto at_most = [](__m256i a, int limit) { return _mm256_cmpgt_epi32(_mm256_set1_epi32(limit + 1), a); };
+  // no NaN or Inf, no all-zero column, fields >= 26 (no bf16 subnormal output)
+  if (!all(_mm256_and_si256(at_most(field_hi, 254), _mm256_cmpgt_epi32(field_lo, _mm256_set1_epi32(25)))))
+    return RowPath16::per_vector;
+  const __m256i bf16 = _mm256_cmpeq_epi32(_mm256_and_si256(low_bits, _mm256_set1_epi32(0xFFFF)), _mm256_setzero_si256());
+  if (all(_mm256_and_si256(bf16, _mm256_and_si256(at_most(span, 12), at_most(field_hi, 250))))) return RowPath16::fp32;
+  return all(at_most(span, max_exact_span(4))) ? RowPath16::fp64 : RowPath16::per_vector;
+}
+
+// The four butterfly stages on sixteen registers (element i of every column in v[i]), any lane type.
+template <class V, class Add, class Sub>
+inline void butterfly16(V (&v)[16], Add add, Sub sub) {
+  for (int h = 8; h >= 1; h /= 2)
+    for (int i = 0; i < 16; i += 2 * h)
+      for (int j = i; j < i + h; ++j) {
+        const V a = v[j], b = v[j + h];
+        v[j] = add(a, b);
+        v[j + h] = sub(a, b);
+      }
+}
+
+// v[j] (lanes: columns) written as out rows: out[j' · ld + i] = lane j' of v[i].
+void store_columns(const __m256 (&v)[16], float* out, int64_t ld) {
+  for (int half = 0; half < 2; ++half) {
+    __m256 t[8];
+    std::copy(v + 8 * half, v + 8 * half + 8, t);
+    detail::transpose8(t);
+    for (int j = 0; j < 8; ++j) _mm256_storeu_ps(out + j * ld + 8 * half, t[j]);
+  }
+}
+#endif
+
 }  // namespace
+
+void rht16_columns8(const Rht& rht, const float* in, int64_t ld_in, bool bf16_input, float* out, int64_t ld_out,
+                    float* amax) {
+#ifdef __AVX2__
+  __m256 v[16];
+  for (int i = 0; i < 16; ++i) {
+    v[i] = _mm256_loadu_ps(in + i * ld_in);
+    if (bf16_input) v[i] = detail::bf16_round8(v[i]);
+  }
+  const RowPath16 path = column_path16(v);
+  if (path == RowPath16::per_vector) {  // each column by rht_row, which takes every case
+    store_columns(v, out, ld_out);
+    for (int j = 0; j < 8; ++j) amax[j] = rht_row(rht, out + j * ld_out, out + j * ld_out, 16);
+    return;
+  }
+  const __m256 sign_bit = _mm256_set1_ps(-0.0f);
+  for (int i = 0; i < 16; ++i)
+    if (rht.signs[size_t(i)] < 0) v[i] = _mm256_xor_ps(v[i], sign_bit);  // exact in fp32, before any widening
+  if (path == RowPath16::fp32) {  // every partial sum exact in fp32 (see RowPath16)
+    butterfly16(v, [](__m256 a, __m256 b) { return _mm256_add_ps(a, b); }, [](__m256 a, __m256 b) { return _mm256_sub_ps(a, b); });
+    for (__m256& x : v) x = detail::bf16_round8(_mm256_mul_ps(_mm256_add_ps(x, _mm256_setzero_ps()), _mm256_set1_ps(0.25f)));
+  } else {  // fp64, four columns at a time
+    __m128 half_out[2][16];
+    for (int half = 0; half < 2; ++half) {
+      __m256d d[16];
+      for (int i = 0; i < 16; ++i) d[i] = _mm256_cvtps_pd(half ? _mm256_extractf128_ps(v[i], 1) : _mm256_castps256_ps128(v[i]));
+      butterfly16(d, [](__m256d a, __m256d b) { return _mm256_add_pd(a, b); }, [](__m256d a, __m256d b) { return _mm256_sub_pd(a, b); });
+      for (int i = 0; i < 16; ++i)
+        half_out[half][i] = bf16_from_fp64(_mm256_mul_pd(_mm256_add_pd(d[i], _mm256_setzero_pd()), _mm256_set1_pd(0.25)));
+    }
+    for (int i = 0; i < 16; ++i) v[i] = _mm256_set_m128(half_out[1][i], half_out[0][i]);
+  }
+  __m256 m = detail::abs_ps(v[0]);  // no NaN on these paths
+  for (int i = 1; i < 16; ++i) m = _mm256_max_ps(m, detail::abs_ps(v[i]));
+  _mm256_storeu_ps(amax, m);
+  store_columns(v, out, ld_out);
+#else
+  float column[16];
+  for (int j = 0; j < 8; ++j) {
+    for (int i = 0; i < 16; ++i) column[i] = bf16_input ? bf16_round(in[i * ld_in + j]) : in[i * ld_in + j];
+    amax[j] = rht_row(rht, column, out + j * ld_out, 16);
+  }
+#endif
+}
 
 Rht make_rht(int size, uint64_t sign_seed) {
   Rht rht;
