@@ -62,20 +62,6 @@ Result direct(const std::vector<float>& x, int64_t rows, int64_t cols, const Qua
   return r;
 }
 
-// direct() from x's transpose as stored ([cols, rows]): the quantizer transposes it itself.
-Result direct_from_transpose(const std::vector<float>& x, int64_t rows, int64_t cols, const QuantSpec& spec,
-                             const QuantRandom& rnd) {
-  Result r;
-  std::vector<float> stored(x.size()), scratch(x.size());
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j) stored[size_t(j * rows + i)] = x[size_t(i * cols + j)];
-  QuantOutputs extra;
-  extra.global_amax = &r.amax;
-  extra.nonfinite = &r.nonfinite;
-  quantize_fp4_operand(stored.data(), scratch.data(), rows, cols, spec, rnd, extra, r.op, true);
-  return r;
-}
-
 void expect_same(const Result& want, const Result& got, const std::string& what) {
   EXPECT_EQ(want.op.rows, got.op.rows) << what;
   EXPECT_EQ(want.op.k, got.op.k) << what;
@@ -175,28 +161,6 @@ TEST(Fp4Quantize, SameOperandAsQuantizeThenCodes) {
   omp_set_num_threads(2);
 }
 
-// A transposed input (wgrad's dYᵀ and Xᵀ), in strips of eight rows and a narrower last one.
-TEST(Fp4Quantize, TransposedInput) {
-  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has neither AVX-512 nor AVX2: every operand takes the general path";
-  const int64_t shapes[][2] = {{32, 64}, {20, 96}, {3, 32}, {48, 512}};
-  for (const Variant& v : variants())
-    for (const auto& shape : shapes) {
-      const int64_t rows = shape[0], cols = shape[1];
-      if (!validate(v.spec, rows, cols).empty()) continue;  // 2D tiles need whole 16-row bands
-      const std::vector<std::pair<std::string, std::vector<float>>> tensors = {
-          {"hostile", hostile(rows, cols, 3)}, {"gaussian", gaussian(size_t(rows * cols), 5)}};
-      for (const auto& [tname, x] : tensors)
-        for (int threads : {1, 2}) {
-          omp_set_num_threads(threads);
-          const QuantRandom rnd{11, 3, 7};
-          const std::string what = v.name + " " + tname + " [" + std::to_string(rows) + ", " + std::to_string(cols) +
-                                   "] transposed, threads " + std::to_string(threads);
-          expect_same(general(x, rows, cols, v.spec, rnd, nullptr), direct_from_transpose(x, rows, cols, v.spec, rnd), what);
-        }
-    }
-  omp_set_num_threads(2);
-}
-
 // A rank's slice: the amax hook (here: the max with another rank's 1e3) and SR bytes keyed by the
 // global index.
 TEST(Fp4Quantize, DataParallelSlice) {
@@ -228,7 +192,6 @@ TEST(Fp4Quantize, Errors) {
   QuantOutputs extra;
   extra.codes = &codes;
   EXPECT_THROW(quantize_fp4_operand(x.data(), scratch.data(), 16, 32, named("nvfp4"), {}, extra, op), std::logic_error);
-  EXPECT_THROW(quantize_fp4_operand(x.data(), x.data(), 16, 32, named("nvfp4"), {}, {}, op, true), std::logic_error);
 }
 
 }  // namespace

@@ -603,58 +603,6 @@ TEST(Rht, FastRowsOfModestRangeMatchReference) {
   }
 }
 
-// rht16_columns8: the 16-vectors down the columns of [16, 8] tiles (strided), bf16-rounded first or
-// not, against the reference column by column, on tiles for each path: Gaussian (fp64), bf16 values
-// (fp32), hostile values, an all-zero column, a wide span and sums that overflow (per vector or fp64).
-TEST(Rht, ColumnTilesMatchReference) {
-  const int64_t ld_in = 11, ld_out = 19;  // strides wider than the tile
-  std::vector<std::pair<std::string, std::vector<float>>> tiles;
-  tiles.push_back({"gaussian", gaussian(16 * ld_in, 31)});
-  std::vector<float> bf16_tile = gaussian(16 * ld_in, 32);
-  for (float& v : bf16_tile) v = bf16_round(v);
-  tiles.push_back({"bf16 gaussian", bf16_tile});
-  std::vector<float> ties(16 * ld_in);
-  for (size_t i = 0; i < ties.size(); ++i) ties[i] = float(int64_t(i * 7919) % 255 - 127);
-  tiles.push_back({"bf16 integer ties", ties});
-  tiles.push_back({"hostile", hostile(16, ld_in, 33)});
-  tiles.push_back({"tiny", gaussian(16 * ld_in, 34, 1e-38)});
-  std::vector<float> zero_column = gaussian(16 * ld_in, 35);
-  for (int i = 0; i < 16; ++i) zero_column[size_t(i * ld_in + 3)] = i % 3 ? 0.0f : -0.0f;
-  tiles.push_back({"zero column", zero_column});
-  std::vector<float> negative_zero_sum = gaussian(16 * ld_in, 38);  // every term -0 in column 6 (seed 0's signs)
-  const Rht te = make_rht(16, 0);
-  for (int i = 0; i < 16; ++i) negative_zero_sum[size_t(i * ld_in + 6)] = te.signs[size_t(i)] < 0 ? 0.0f : -0.0f;
-  tiles.push_back({"negative zero sum", negative_zero_sum});
-  tiles.push_back({"subnormal outputs", gaussian(16 * ld_in, 39, 1e-39)});
-  std::vector<float> wide = gaussian(16 * ld_in, 36);
-  wide[size_t(5 * ld_in + 2)] = 1e20f;  // a 27-binade span in column 2
-  tiles.push_back({"wide span", wide});
-  std::vector<float> huge = gaussian(16 * ld_in, 37);
-  for (float& v : huge) v = std::ldexp(v < 0 ? -1.5f : 1.5f, 126 - int(std::fabs(v) * 4) % 20);
-  tiles.push_back({"huge", huge});
-  for (uint64_t seed : {uint64_t{0}, uint64_t{9}}) {
-    const Rht rht = make_rht(16, seed);
-    for (const auto& [name, x] : tiles)
-      for (bool bf16_input : {false, true}) {
-        std::vector<float> out(8 * ld_out, -7.0f), amax(8);
-        rht16_columns8(rht, x.data(), ld_in, bf16_input, out.data(), ld_out, amax.data());
-        for (int j = 0; j < 8; ++j) {
-          float column[16], ref[16];
-          for (int i = 0; i < 16; ++i) column[i] = bf16_input ? bf16_round(x[size_t(i * ld_in + j)]) : x[size_t(i * ld_in + j)];
-          rht_vector_reference(rht, column, ref);
-          float m = 0.0f;
-          for (int i = 0; i < 16; ++i) {
-            ASSERT_EQ(bits_of(out[size_t(j * ld_out + i)]), bits_of(ref[i]))
-                << name << " bf16 " << bf16_input << " seed " << seed << " column " << j << " element " << i;
-            m = std::fabs(ref[i]) > m ? std::fabs(ref[i]) : m;
-          }
-          EXPECT_EQ(bits_of(amax[size_t(j)]), bits_of(m)) << name << " column " << j;
-          for (int64_t i = 16; i < ld_out; ++i) ASSERT_EQ(out[size_t(j * ld_out + i)], -7.0f) << "wrote past the tile";
-        }
-      }
-  }
-}
-
 TEST(Rht, QuantizedOperandsAreThoseOfTheTransformedTensor) {
   const int64_t rows = 8, cols = 64;
   const std::vector<float> x = gaussian(rows * cols, 5);

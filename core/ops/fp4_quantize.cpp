@@ -275,24 +275,6 @@ bool row_dequant_nonfinite(const QuantSpec& spec, const TensorScaling& t, const 
   return false;
 }
 
-// Rows [r0, r0 + width) of the operand whose transpose `in` is ([cols, rows] as stored) into the
-// same rows of out [rows, cols], width <= 8: eight tokens at a time by an in-register transpose
-// (cols is a multiple of 16), one element at a time for a narrower last strip. Run strip by strip,
-// the rows it writes are still in L1 when pass 1 reads them.
-void transpose_strip(const float* in, int64_t rows, int64_t cols, int64_t r0, int64_t width, float* out) {
-  if (width < 8) {
-    for (int64_t r = r0; r < r0 + width; ++r)
-      for (int64_t c = 0; c < cols; ++c) out[r * cols + c] = in[c * rows + r];
-    return;
-  }
-  for (int64_t c = 0; c < cols; c += 8) {
-    __m256 v[8];
-    for (int i = 0; i < 8; ++i) v[i] = _mm256_loadu_ps(in + (c + i) * rows + r0);
-    detail::transpose8(v);
-    for (int j = 0; j < 8; ++j) _mm256_storeu_ps(out + (r0 + j) * cols + c, v[j]);
-  }
-}
-
 }  // namespace
 
 bool fp4_direct_supported(const QuantSpec& spec) {
@@ -305,9 +287,8 @@ bool fp4_direct_supported(const QuantSpec& spec) {
 }
 
 void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t cols, const QuantSpec& spec,
-                          const QuantRandom& rnd, const QuantOutputs& extra, Fp4Operand& out, bool transposed) {
+                          const QuantRandom& rnd, const QuantOutputs& extra, Fp4Operand& out) {
   const OpScope op_scope(OpGroup::quantizer);
-  if (transposed && in == scratch) throw std::logic_error("quantize_fp4_operand: a transposed input cannot be the scratch");
   if (!fp4_direct_supported(spec)) throw std::logic_error("quantize_fp4_operand: " + describe(spec) + " is not supported");
   if (extra.codes || extra.scales || extra.stats || extra.row_amax || extra.window_amax)
     throw std::logic_error("quantize_fp4_operand: only the amax and sentinel outputs");
@@ -316,7 +297,7 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
   const int64_t block = spec.block, blocks = cols / block;
   const bool bf16 = spec.operand_dtype == OperandDtype::bf16;
   const bool transformed = bf16 || spec.rht;
-  const float* src = transformed || transposed ? scratch : in;  // what pass 2 encodes
+  const float* src = transformed ? scratch : in;
 
   out.rows = rows;
   out.k = cols;
@@ -328,7 +309,6 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
   unit_amax.resize(size_t(rows));
   const Rht rht = spec.rht ? make_rht(spec.rht_size, spec.rht_sign_seed) : Rht{};
   const bool rht_gives_blocks = spec.rht && spec.rht_size == block;
-  const bool columns16 = transposed && rht_gives_blocks && block == 16;  // rht16_columns8's tiles are its blocks
   const int64_t band = spec.tile == Tile::d2 ? block : 1, bands = rows / band;
   const bool sr = spec.rounding == Rounding::sr;
   const PhiloxStream stream(rnd);
@@ -340,50 +320,26 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
   TensorScaling tensor;
   std::exception_ptr hook_error;  // from reduce_amax, rethrown after the parallel region
   bool nonfinite = false;
-  // Pass 1 on row r, read from x (`in`, or its row of scratch): bf16 rounding and RHT into scratch,
-  // the block amaxes and the row's amax.
-  auto first_pass = [&](const float* x, int64_t r) {
-    float* s = scratch + r * cols;
-    float* block_amax = amax_data + r * blocks;
-    if (bf16) {
-      round_bf16(x, s, cols);
-      x = s;
-    }
-    float m = spec.rht ? rht_row(rht, x, s, cols, rht_gives_blocks ? block_amax : nullptr) : 0.0f;
-    if (!rht_gives_blocks) {
-      detail::block_abs_max(src + r * cols, block, blocks, block_amax);
-      for (int64_t b = 0; b < blocks; ++b) m = block_amax[b] > m ? block_amax[b] : m;
-    }
-    row_data[r] = m;
-  };
-  // One parallel region: pass 1 over rows, or strips of eight rows transposed into scratch first
-  // (a transposed input), the tensor amax and scaling on the master thread (reduce_amax may
-  // communicate), then pass 2 over rows (1D) or bands of tile rows (2D): block scales, then the
-  // elements.
+  // One parallel region: pass 1 over rows (bf16 rounding and RHT into scratch, block amaxes), the
+  // tensor amax and scaling on the master thread (reduce_amax may communicate), then pass 2 over
+  // rows (1D) or bands of tile rows (2D): block scales, then the elements.
 #pragma omp parallel reduction(|| : nonfinite)
   {
-    if (transposed) {
 #pragma omp for schedule(static)
-      for (int64_t r0 = 0; r0 < rows; r0 += 8) {
-        const int64_t width = std::min<int64_t>(8, rows - r0);
-        if (columns16 && width == 8) {  // the 16-point RHT down the columns of [16, 8] tiles
-          float m[8] = {}, vector_amax[8];
-          for (int64_t c = 0; c < cols; c += 16) {
-            rht16_columns8(rht, in + c * rows + r0, rows, bf16, scratch + r0 * cols + c, cols, vector_amax);
-            for (int j = 0; j < 8; ++j) {
-              amax_data[(r0 + j) * blocks + c / 16] = vector_amax[j];
-              m[j] = vector_amax[j] > m[j] ? vector_amax[j] : m[j];
-            }
-          }
-          std::copy(m, m + 8, row_data + r0);
-          continue;
-        }
-        transpose_strip(in, rows, cols, r0, width, scratch);
-        for (int64_t r = r0; r < r0 + width; ++r) first_pass(scratch + r * cols, r);
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* x = in + r * cols;
+      float* s = scratch + r * cols;
+      float* block_amax = amax_data + r * blocks;
+      if (bf16) {
+        round_bf16(x, s, cols);
+        x = s;
       }
-    } else {
-#pragma omp for schedule(static)
-      for (int64_t r = 0; r < rows; ++r) first_pass(in + r * cols, r);
+      float m = spec.rht ? rht_row(rht, x, s, cols, rht_gives_blocks ? block_amax : nullptr) : 0.0f;
+      if (!rht_gives_blocks) {
+        detail::block_abs_max(src + r * cols, block, blocks, block_amax);
+        for (int64_t b = 0; b < blocks; ++b) m = block_amax[b] > m ? block_amax[b] : m;
+      }
+      row_data[r] = m;
     }
 #pragma omp master
     {
@@ -451,7 +407,7 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
 bool fp4_direct_supported(const QuantSpec&) { return false; }
 
 void quantize_fp4_operand(const float*, float*, int64_t, int64_t, const QuantSpec& spec, const QuantRandom&,
-                          const QuantOutputs&, Fp4Operand&, bool) {
+                          const QuantOutputs&, Fp4Operand&) {
   throw std::logic_error("quantize_fp4_operand: " + describe(spec) + " is not supported by this build");
 }
 

@@ -142,42 +142,38 @@ void PhiloxStream::group_bytes(uint64_t group, uint8_t out[16]) const {
 }
 
 void PhiloxStream::fill(uint64_t first, int64_t n, uint8_t* out) const {
+#if defined(__AVX512F__) || defined(__AVX2__)
+  // Batches of consecutive groups (sixteen on AVX-512, eight on AVX2): straight into `out`, or a
+  // partial batch drawn whole.
 #ifdef __AVX512F__
-  // Sixteen groups per batch: straight into `out`, or a partial batch drawn whole.
+  constexpr int64_t kBatch = 256;
+  auto draw_batch = [&](uint64_t group, uint8_t* dst) { draw16(key_, group, step_, dst); };
+#else
+  constexpr int64_t kBatch = 128;
+  auto draw_batch = [&](uint64_t group, uint8_t* dst) { draw8(key_, group, step_, dst); };
+#endif
   for (int64_t done = 0; done < n;) {
     const uint64_t index = first + static_cast<uint64_t>(done);
     const int64_t offset = static_cast<int64_t>(index % 16);
-    if (offset == 0 && n - done >= 256) {
-      draw16(key_, index / 16, step_, out + done);
-      done += 256;
+    if (offset == 0 && n - done >= kBatch) {
+      draw_batch(index / 16, out + done);
+      done += kBatch;
       continue;
     }
-    alignas(64) uint8_t batch[256];
-    draw16(key_, index / 16, step_, batch);
-    const int64_t part = std::min<int64_t>(256 - offset, n - done);
+    alignas(64) uint8_t batch[kBatch];
+    draw_batch(index / 16, batch);
+    const int64_t part = std::min<int64_t>(kBatch - offset, n - done);
     std::memcpy(out + done, batch + offset, static_cast<size_t>(part));
     done += part;
   }
 #else
   uint8_t bytes[16];
-  int64_t done = 0;
-  while (done < n) {
+  for (int64_t done = 0; done < n;) {
     const uint64_t index = first + static_cast<uint64_t>(done);
     const int offset = static_cast<int>(index % 16);
     const int64_t take = std::min<int64_t>(16 - offset, n - done);
-    if (take == 16) {
-#ifdef __AVX2__
-      if (n - done >= 128) {
-        draw8(key_, index / 16, step_, out + done);
-        done += 128;
-        continue;
-      }
-#endif
-      group_bytes(index / 16, out + done);
-    } else {
-      group_bytes(index / 16, bytes);
-      std::memcpy(out + done, bytes + offset, static_cast<size_t>(take));
-    }
+    group_bytes(index / 16, bytes);
+    std::memcpy(out + done, bytes + offset, static_cast<size_t>(take));
     done += take;
   }
 #endif

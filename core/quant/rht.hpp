@@ -46,12 +46,4 @@ void rht_vector_reference(const Rht& rht, const float* x, float* y);
 // of each n-vector to vector_amax[0 .. cols / n) (NaN ignored).
 float rht_row(const Rht& rht, const float* in, float* out, int64_t cols, float* vector_amax = nullptr);
 
-// rht.size == 16: the 16-vectors running down the columns of a [16, 8] tile (x_i of column j is
-// in[i · ld_in + j]), each rounded to bf16 first when `bf16_input`, transformed and written as rows:
-// out[j · ld_out + i] = y_i of column j, bit-identical to rht_vector_reference; amax[j] = max |y|
-// of column j (NaN ignored). The quantizer's transform of a transposed operand (wgrad's dYᵀ, Xᵀ)
-// without a separate transpose: the butterfly runs across registers, one column per lane.
-void rht16_columns8(const Rht& rht, const float* in, int64_t ld_in, bool bf16_input, float* out, int64_t ld_out,
-                    float* amax);
-
 }  // namespace fp4lab
