@@ -691,6 +691,43 @@ TEST(StochasticRounding, VectorKernelEqualsScalarCodecAcrossTheFloatLine) {
   }
 }
 
+#ifdef __AVX2__
+// The direct quantizer's element kernel (2 × the E2M1 value with its sign, in the integer unit),
+// RNE and SR, against the scalar codec: every 997th fp32 bit pattern and every value within 8 ulps
+// of a grid point, tie or binade edge (both signs), scaled by encode multipliers 1 and 0.5.
+TEST(StochasticRounding, DirectElementKernelEqualsScalarCodec) {
+  std::vector<float> x;
+  for (uint64_t bits = 0; bits <= 0xFFFFFFFFull; bits += 997) x.push_back(std::bit_cast<float>(uint32_t(bits)));
+  for (float g : {0.25f, 0.5f, 0.75f, 1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 2.5f, 3.0f, 3.5f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f})
+    for (int d = -8; d <= 8; ++d)
+      for (float sign : {1.0f, -1.0f}) x.push_back(sign * std::bit_cast<float>(std::bit_cast<uint32_t>(g) + d));
+  x.resize((x.size() / 8) * 8);
+  std::vector<uint8_t> random(x.size());
+  for (size_t i = 0; i < x.size(); ++i) random[i] = uint8_t(i * 37 + (i >> 8));
+  auto twice = [](uint8_t code) {  // 2 × the code's value, negative codes (not -0) negated
+    const float v = fp4_e2m1_decode(code);
+    return v < 0 ? -int(-2.0f * v) : int(2.0f * v);
+  };
+  for (float encode : {1.0f, 0.5f}) {
+    const __m256 enc = _mm256_set1_ps(encode);
+    for (size_t i = 0; i < x.size(); i += 8) {
+      int nan_rne = 0, nan_sr = 0;
+      alignas(32) int32_t rne[8], sr[8];
+      _mm256_store_si256(reinterpret_cast<__m256i*>(rne), detail::fp4_twice_signed8<false>(_mm256_loadu_ps(&x[i]), enc, nullptr, nan_rne));
+      _mm256_store_si256(reinterpret_cast<__m256i*>(sr), detail::fp4_twice_signed8<true>(_mm256_loadu_ps(&x[i]), enc, &random[i], nan_sr));
+      for (int l = 0; l < 8; ++l) {
+        const float y = x[i + l] * encode;
+        const bool nan = std::isnan(y);
+        ASSERT_EQ((nan_rne >> l) & 1, int(nan)) << y;
+        ASSERT_EQ((nan_sr >> l) & 1, int(nan)) << y;
+        ASSERT_EQ(rne[l], nan ? 12 : twice(fp4_e2m1_encode_rne(y))) << std::hexfloat << y;
+        ASSERT_EQ(sr[l], nan ? 12 : twice(fp4_e2m1_encode_sr(y, random[i + l]))) << std::hexfloat << y << " byte " << int(random[i + l]);
+      }
+    }
+  }
+}
+#endif
+
 TEST(StochasticRounding, PhiloxBytesFollowRowMajorGroups) {
   const PhiloxStream stream(QuantRandom{99, 3, 17});
   uint8_t group[16], filled[40];

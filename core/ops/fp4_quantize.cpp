@@ -175,33 +175,34 @@ void round_bf16(const float* x, float* out, int64_t n) {
   for (int64_t i = 0; i < n; i += 8) _mm256_storeu_ps(out + i, detail::bf16_round8(_mm256_loadu_ps(x + i)));
 }
 
-// 2 × the E2M1 value of y = x · encode with y's sign (a NaN y gives +12, as code 7), eight lanes;
-// `nan` collects the NaN lanes.
-template <bool kSr>
-__m256i twice_signed8(__m256 x, __m256 enc, const uint8_t* random, int& nan) {
-  const __m256 y = _mm256_mul_ps(x, enc);
-  const __m256 is_nan = _mm256_cmp_ps(y, y, _CMP_UNORD_Q);
-  nan |= _mm256_movemask_ps(is_nan);
-  const __m256i negative = _mm256_andnot_si256(detail::mask_i(is_nan), _mm256_srai_epi32(_mm256_castps_si256(y), 31));
-  const __m256 a = detail::abs_ps(y);
-  const __m256 value = kSr ? detail::fp4_sr_value(a, random) : detail::fp4_rne_value(a);
-  const __m256i twice = _mm256_cvttps_epi32(_mm256_add_ps(value, value));  // exact: 0, 1, 2, 3, 4, 6, 8, 12
-  return _mm256_sub_epi32(_mm256_xor_si256(twice, negative), negative);    // negated where negative
-}
-
-// One row of `blocks` blocks (see the AVX-512 encode_row), sixteen elements per step.
+// One row of `blocks` blocks (see the AVX-512 encode_row): 32 elements per step (two 16-blocks or
+// half a 32-block; the lanes' encode multipliers broadcast per 16), packed to bytes by two in-lane
+// packs and one cross-lane permutation; a last 16 alone.
 template <bool kSr>
 bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block, int64_t blocks, const float* encode) {
+  using detail::fp4_twice_signed8;
+  const int64_t cols = block * blocks;
   int nan = 0;
-  for (int64_t b = 0; b < blocks; ++b) {
-    const __m256 enc = _mm256_set1_ps(encode[b]);
-    for (int64_t i = b * block; i < (b + 1) * block; i += 16) {
-      const __m256i lo = twice_signed8<kSr>(_mm256_loadu_ps(x + i), enc, kSr ? random + i : nullptr, nan);
-      const __m256i hi = twice_signed8<kSr>(_mm256_loadu_ps(x + i + 8), enc, kSr ? random + i + 8 : nullptr, nan);
-      const __m128i words_lo = _mm_packs_epi32(_mm256_castsi256_si128(lo), _mm256_extracti128_si256(lo, 1));
-      const __m128i words_hi = _mm_packs_epi32(_mm256_castsi256_si128(hi), _mm256_extracti128_si256(hi, 1));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), _mm_packs_epi16(words_lo, words_hi));
-    }
+  auto twice = [&](int64_t i, __m256 enc) {
+    return fp4_twice_signed8<kSr>(_mm256_loadu_ps(x + i), enc, kSr ? random + i : nullptr, nan);
+  };
+  int64_t i = 0;
+  for (; i + 32 <= cols; i += 32) {
+    const __m256 enc0 = _mm256_set1_ps(encode[i / block]), enc1 = _mm256_set1_ps(encode[(i + 16) / block]);
+    // the packs work per 128-bit lane: the bytes come out as elements 0-3, 8-11, 16-19, 24-27,
+    // 4-7, 12-15, 20-23, 28-31 (four per dword); one dword permutation restores the order
+    const __m256i words0 = _mm256_packs_epi32(twice(i, enc0), twice(i + 8, enc0));
+    const __m256i words1 = _mm256_packs_epi32(twice(i + 16, enc1), twice(i + 24, enc1));
+    const __m256i bytes = _mm256_packs_epi16(words0, words1);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + i),
+                        _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+  }
+  if (i < cols) {  // sixteen left
+    const __m256 enc = _mm256_set1_ps(encode[i / block]);
+    const __m256i lo = twice(i, enc), hi = twice(i + 8, enc);
+    const __m128i words_lo = _mm_packs_epi32(_mm256_castsi256_si128(lo), _mm256_extracti128_si256(lo, 1));
+    const __m128i words_hi = _mm_packs_epi32(_mm256_castsi256_si128(hi), _mm256_extracti128_si256(hi, 1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), _mm_packs_epi16(words_lo, words_hi));
   }
   return nan != 0;
 }

@@ -199,6 +199,50 @@ inline __m256 fp4_rne_value(__m256 a) {
   return _mm256_min_ps(_mm256_mul_ps(units, step), _mm256_set1_ps(6.0f));
 }
 
+// 2 × the E2M1 value of a = |y| (an integer 0, 1, 2, 3, 4, 6, 8 or 12), RNE as fp4_rne_value
+// (NaN -> 12), in the integer unit: the grid's step at a (0.5 below 2, 1 below 4, else 2) is the
+// ulp of magic = 2^22 · step / 0.5, so a + magic rounds a to a multiple of the step (ties to an even
+// multiple: an even code), and bits(a + magic) - bits(magic) counts the steps; 2 × value is that
+// count shifted by log2(2 step). One multiply-free pass, mostly on the integer ports.
+inline __m256i fp4_rne_twice(__m256 a) {
+  const __m256 a8 = _mm256_min_ps(a, _mm256_set1_ps(8.0f));  // NaN -> 8; from 8 on it saturates anyway
+  const __m256i field = _mm256_srli_epi32(_mm256_castps_si256(a8), 23);
+  const __m256i step_field = _mm256_min_epi32(_mm256_max_epi32(field, _mm256_set1_epi32(127)), _mm256_set1_epi32(129));
+  const __m256i magic = _mm256_slli_epi32(_mm256_add_epi32(step_field, _mm256_set1_epi32(22)), 23);
+  const __m256i steps = _mm256_sub_epi32(_mm256_castps_si256(_mm256_add_ps(a8, _mm256_castsi256_ps(magic))), magic);
+  const __m256i twice = _mm256_sllv_epi32(steps, _mm256_sub_epi32(step_field, _mm256_set1_epi32(127)));
+  return _mm256_min_epu32(twice, _mm256_set1_epi32(12));  // 16 (a >= 7) saturates to 12
+}
+
+// 2 × the E2M1 value of a = |y| by stochastic rounding with random[0 .. 8), as fp4_sr_value (NaN
+// -> 12), the step count shifted as in fp4_rne_twice instead of converted back to a float.
+inline __m256i fp4_sr_twice(__m256 a, const uint8_t* random) {
+  const __m256 clamped = _mm256_min_ps(a, _mm256_set1_ps(6.0f));
+  const __m256i step_field = _mm256_max_epi32(_mm256_srli_epi32(_mm256_castps_si256(clamped), 23), _mm256_set1_epi32(127));
+  // 256 / step = 2^(9 - (step_field - 127)): t = floor(256 |y| / step) is exact
+  const __m256 units256 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_sub_epi32(_mm256_set1_epi32(263), step_field), 23));
+  const __m256i t = _mm256_cvttps_epi32(_mm256_mul_ps(clamped, units256));
+  const __m256i bytes = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(random)));
+  const __m256i carry = _mm256_cmpgt_epi32(_mm256_add_epi32(_mm256_and_si256(t, _mm256_set1_epi32(255)), bytes),
+                                           _mm256_set1_epi32(255));
+  const __m256i steps = _mm256_sub_epi32(_mm256_srli_epi32(t, 8), carry);
+  return _mm256_sllv_epi32(steps, _mm256_sub_epi32(step_field, _mm256_set1_epi32(127)));
+}
+
+// 2 × the E2M1 value of y = x · enc with y's sign (a NaN y gives +12, as code 7), eight lanes:
+// the direct quantizer's element kernel (RNE, or SR with random[0 .. 8)); `nan` collects the NaN
+// lanes.
+template <bool kSr>
+inline __m256i fp4_twice_signed8(__m256 x, __m256 enc, const uint8_t* random, int& nan) {
+  const __m256 y = _mm256_mul_ps(x, enc);
+  const __m256 is_nan = _mm256_cmp_ps(y, y, _CMP_UNORD_Q);
+  nan |= _mm256_movemask_ps(is_nan);
+  const __m256i negative = _mm256_andnot_si256(mask_i(is_nan), _mm256_srai_epi32(_mm256_castps_si256(y), 31));
+  const __m256 a = abs_ps(y);
+  const __m256i twice = kSr ? fp4_sr_twice(a, random) : fp4_rne_twice(a);
+  return _mm256_sub_epi32(_mm256_xor_si256(twice, negative), negative);  // negated where negative
+}
+
 // Magnitude code of a value already on the E2M1 grid (0 <= v <= 6).
 inline __m256i fp4_grid_magnitude(__m256 v) {
   __m256i m = _mm256_setzero_si256();
