@@ -10,36 +10,20 @@ own run's reference moves with the code only. Not a test: a comparison for a cha
 
     /usr/bin/python3 bench/step_ops_ab.py OLD/fp4lab_bench build/release/fp4lab_bench \\
         --filter 'StepOps/model:[01]/recipe:(2|4)/' --rounds 6 --min-time 0.5
-
-An old build needs FP4LAB_PRESETS when its source tree has moved; this script sets it to this
-checkout's experiments/.
 """
 import argparse
 import os
-import re
 import statistics
-import subprocess
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-GROUPS = ["attention", "embedding_loss", "gemm", "norm_elementwise", "optimizer", "other", "quantizer"]
+from scaling import GROUPS, ROOT, bench_json
 
 
 def run(binary, pattern, min_time):
-    """{label: {group: ms per step, 'step': ms}} of one StepOps run."""
-    env = dict(os.environ, OMP_NUM_THREADS="1", FP4LAB_PRESETS=str(ROOT / "experiments"))
-    out = subprocess.run([binary, f"--benchmark_filter={pattern}", f"--benchmark_min_time={min_time}"],
-                         env=env, capture_output=True, text=True, check=True).stdout
-    rows = {}
-    for line in re.sub(r"\x1b\[[0-9;]*m", "", out).splitlines():
-        if not line.startswith("BM_StepOps"):
-            continue
-        f = line.split()
-        # name, time, unit, cpu, unit, iterations, the counters in name order, scopes/step, tokens/s, label
-        values = dict(zip(GROUPS, map(float, f[6:6 + len(GROUPS)])))
-        values["step"] = float(f[1])
-        rows[" ".join(f[-3:-1])] = values  # label: model recipe (threads dropped)
-    return rows
+    """{"model recipe": StepOps counters (GROUP_ms, ...) plus "step" (ms)} of one run at one thread."""
+    out = {}
+    for b in bench_json(binary, pattern, 1, min_time)["benchmarks"]:
+        out[b["label"].rsplit(" ", 1)[0]] = dict(b, step=b["real_time"])  # label: model recipe threads
+    return out
 
 
 def main():
@@ -53,21 +37,20 @@ def main():
     ap.add_argument("--reference", default="attention,norm_elementwise,optimizer,embedding_loss",
                     help="comma-separated groups the change does not touch")
     args = ap.parse_args()
+    os.environ.setdefault("FP4LAB_PRESETS", str(ROOT / "experiments"))  # for a build whose tree moved
     reference = args.reference.split(",")
     runs = {"A": [], "B": []}
     for r in range(args.rounds):
         for name in ("A", "B") if r % 2 == 0 else ("B", "A"):
             runs[name].append(run(args.a if name == "A" else args.b, args.filter, args.min_time))
+    per_ref = lambda x, label: x[label][args.group + "_ms"] / sum(x[label][g + "_ms"] for g in reference)
     for label in runs["A"][0]:
-        ratios = []
-        for ra, rb in zip(runs["A"], runs["B"]):
-            rel = [x[label][args.group] / sum(x[label][g] for g in reference) for x in (ra, rb)]
-            ratios.append(rel[1] / rel[0])
         for name in ("A", "B"):
-            med = {k: statistics.median(x[label][k] for x in runs[name]) for k in ["step"] + GROUPS}
-            share = statistics.median(x[label][args.group] / x[label]["step"] for x in runs[name])
+            med = {k: statistics.median(x[label][k] for x in runs[name]) for k in ["step"] + [g + "_ms" for g in GROUPS]}
+            share = statistics.median(x[label][args.group + "_ms"] / x[label]["step"] for x in runs[name])
             print(f"{label:18s} {name}: step {med['step']:7.1f} ms  " +
-                  "  ".join(f"{g} {med[g]:6.1f}" for g in GROUPS) + f"  {args.group} share {100 * share:.1f} %")
+                  "  ".join(f"{g} {med[g + '_ms']:6.1f}" for g in GROUPS) + f"  {args.group} share {100 * share:.1f} %")
+        ratios = [per_ref(rb, label) / per_ref(ra, label) for ra, rb in zip(runs["A"], runs["B"])]
         print(f"{label:18s} B / A {args.group} (per reference): " + " ".join(f"{x:.2f}" for x in ratios) +
               f"  median {statistics.median(ratios):.3f}")
 

@@ -183,27 +183,12 @@ inline void transpose8(__m256 (&v)[8]) {
   }
 }
 
-// E2M1 round-to-nearest-even of |y| as a grid value 0..6: round |y| / step to an integer (ties to
-// even) at the step of its binade (0.5 below 2, 1 below 4, else 2), then saturate. The division
-// by a power of two is exact and an even integer multiple is an even code, so this is the interval
-// table of NUMERICS.md's Element formats (E2M1). NaN gives 6 (_mm256_min_ps returns its second
-// operand for NaN).
-inline __m256 fp4_rne_value(__m256 a) {
-  const __m256 ge4 = _mm256_cmp_ps(a, _mm256_set1_ps(4.0f), _CMP_GE_OQ);
-  const __m256 ge2 = _mm256_cmp_ps(a, _mm256_set1_ps(2.0f), _CMP_GE_OQ);
-  const __m256 step = _mm256_blendv_ps(_mm256_blendv_ps(_mm256_set1_ps(0.5f), _mm256_set1_ps(1.0f), ge2),
-                                       _mm256_set1_ps(2.0f), ge4);
-  const __m256 inv_step = _mm256_blendv_ps(_mm256_blendv_ps(_mm256_set1_ps(2.0f), _mm256_set1_ps(1.0f), ge2),
-                                           _mm256_set1_ps(0.5f), ge4);
-  const __m256 units = _mm256_round_ps(_mm256_mul_ps(a, inv_step), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  return _mm256_min_ps(_mm256_mul_ps(units, step), _mm256_set1_ps(6.0f));
-}
-
-// 2 × the E2M1 value of a = |y| (an integer 0, 1, 2, 3, 4, 6, 8 or 12), RNE as fp4_rne_value
-// (NaN -> 12), in the integer unit: the grid's step at a (0.5 below 2, 1 below 4, else 2) is the
-// ulp of magic = 2^22 · step / 0.5, so a + magic rounds a to a multiple of the step (ties to an even
-// multiple: an even code), and bits(a + magic) - bits(magic) counts the steps; 2 × value is that
-// count shifted by log2(2 step). One multiply-free pass, mostly on the integer ports.
+// 2 × the E2M1 round-to-nearest-even of a = |y| (an integer 0, 1, 2, 3, 4, 6, 8 or 12; NaN -> 12):
+// |y| rounded to a multiple of the step of its binade (0.5 below 2, 1 below 4, else 2), ties to an
+// even multiple (an even code), then saturated: the interval table of NUMERICS.md's Element
+// formats (E2M1). In the integer unit: the step is the ulp of magic = 2^22 · step / 0.5, so the
+// fp32 add a + magic does the rounding, and bits(a + magic) - bits(magic) counts the steps; 2 ×
+// value is that count shifted by log2(2 step).
 inline __m256i fp4_rne_twice(__m256 a) {
   const __m256 a8 = _mm256_min_ps(a, _mm256_set1_ps(8.0f));  // NaN -> 8; from 8 on it saturates anyway
   const __m256i field = _mm256_srli_epi32(_mm256_castps_si256(a8), 23);
@@ -214,8 +199,11 @@ inline __m256i fp4_rne_twice(__m256 a) {
   return _mm256_min_epu32(twice, _mm256_set1_epi32(12));  // 16 (a >= 7) saturates to 12
 }
 
-// 2 × the E2M1 value of a = |y| by stochastic rounding with random[0 .. 8), as fp4_sr_value (NaN
-// -> 12), the step count shifted as in fp4_rne_twice instead of converted back to a float.
+// 2 × the E2M1 stochastic rounding of a = |y| (carry rule) with random[0 .. 8); NaN, Inf and
+// |y| >= 6 give 12. In units of the step at |y| (as fp4_rne_twice), t = floor(256 |y| / step) is
+// exact; t >> 8 is the lower grid point, t & 255 the top eight bits of the fraction, which carries
+// into the next point when adding the random byte passes 255; the step count is shifted as in
+// fp4_rne_twice.
 inline __m256i fp4_sr_twice(__m256 a, const uint8_t* random) {
   const __m256 clamped = _mm256_min_ps(a, _mm256_set1_ps(6.0f));
   const __m256i step_field = _mm256_max_epi32(_mm256_srli_epi32(_mm256_castps_si256(clamped), 23), _mm256_set1_epi32(127));
@@ -251,22 +239,12 @@ inline __m256i fp4_grid_magnitude(__m256 v) {
   return m;
 }
 
-// E2M1 stochastic rounding of |y| (carry rule), as a grid value 0..6. NaN, Inf and |y| >= 6
-// give 6. In units of the step at |y| (0.5 below 2, 1 below 4, else 2), t = floor(256 |y| / step)
-// is exact; t >> 8 is the lower grid point, t & 255 the top eight bits of the fraction, which
-// carries into the next point when adding the random byte passes 255.
+// The same roundings as grid values 0..6 (NaN -> 6), for the kernels that dequantize: exact.
+inline __m256 fp4_rne_value(__m256 a) {
+  return _mm256_mul_ps(_mm256_cvtepi32_ps(fp4_rne_twice(a)), _mm256_set1_ps(0.5f));
+}
 inline __m256 fp4_sr_value(__m256 a, const uint8_t* random) {
-  const __m256 clamped = _mm256_min_ps(a, _mm256_set1_ps(6.0f));
-  const __m256i binade = _mm256_add_epi32(mask_i(_mm256_cmp_ps(clamped, _mm256_set1_ps(2.0f), _CMP_GE_OQ)),
-                                          mask_i(_mm256_cmp_ps(clamped, _mm256_set1_ps(4.0f), _CMP_GE_OQ)));  // 0, -1, -2
-  const __m256 units256 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_set1_epi32(127 + 9), binade), 23));
-  const __m256 step = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_sub_epi32(_mm256_set1_epi32(127 - 1), binade), 23));
-  const __m256i t = _mm256_cvttps_epi32(_mm256_mul_ps(clamped, units256));  // 256 / step: exact
-  const __m256i bytes = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(random)));
-  const __m256i carry = _mm256_cmpgt_epi32(_mm256_add_epi32(_mm256_and_si256(t, _mm256_set1_epi32(255)), bytes),
-                                           _mm256_set1_epi32(255));
-  const __m256i units = _mm256_sub_epi32(_mm256_srli_epi32(t, 8), carry);
-  return _mm256_mul_ps(_mm256_cvtepi32_ps(units), step);
+  return _mm256_mul_ps(_mm256_cvtepi32_ps(fp4_sr_twice(a, random)), _mm256_set1_ps(0.5f));
 }
 
 // FP8 RNE satfinite of |y| as a grid value: round to a multiple of the format's step at |y| by
