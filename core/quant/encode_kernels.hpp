@@ -239,10 +239,22 @@ inline __m256i fp4_grid_magnitude(__m256 v) {
   return m;
 }
 
-// The same roundings as grid values 0..6 (NaN -> 6), for the kernels that dequantize: exact.
+// fp4_rne_twice's rounding as a grid value 0..6 (NaN -> 6; _mm256_min_ps returns its second
+// operand for NaN), for the kernels that dequantize and 4over6's candidate errors: |y| / step
+// rounded to an integer (ties to even), times the step, in floats. Halving fp4_rne_twice gives the
+// same values but measured about 8 % slower there (it adds two converts to what it saves).
 inline __m256 fp4_rne_value(__m256 a) {
-  return _mm256_mul_ps(_mm256_cvtepi32_ps(fp4_rne_twice(a)), _mm256_set1_ps(0.5f));
+  const __m256 ge4 = _mm256_cmp_ps(a, _mm256_set1_ps(4.0f), _CMP_GE_OQ);
+  const __m256 ge2 = _mm256_cmp_ps(a, _mm256_set1_ps(2.0f), _CMP_GE_OQ);
+  const __m256 step = _mm256_blendv_ps(_mm256_blendv_ps(_mm256_set1_ps(0.5f), _mm256_set1_ps(1.0f), ge2),
+                                       _mm256_set1_ps(2.0f), ge4);
+  const __m256 inv_step = _mm256_blendv_ps(_mm256_blendv_ps(_mm256_set1_ps(2.0f), _mm256_set1_ps(1.0f), ge2),
+                                           _mm256_set1_ps(0.5f), ge4);
+  const __m256 units = _mm256_round_ps(_mm256_mul_ps(a, inv_step), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  return _mm256_min_ps(_mm256_mul_ps(units, step), _mm256_set1_ps(6.0f));
 }
+
+// fp4_sr_twice's rounding as a grid value 0..6 (NaN -> 6), for the kernels that dequantize: exact.
 inline __m256 fp4_sr_value(__m256 a, const uint8_t* random) {
   return _mm256_mul_ps(_mm256_cvtepi32_ps(fp4_sr_twice(a, random)), _mm256_set1_ps(0.5f));
 }
