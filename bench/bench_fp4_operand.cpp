@@ -13,6 +13,7 @@
 
 #include "core/ops/fp4_gemm.hpp"
 #include "core/ops/fp4_quantize.hpp"
+#include "core/ops/matmul.hpp"
 #include "core/quant/quantize.hpp"
 
 namespace fp4lab {
@@ -90,10 +91,80 @@ void BM_Fp4Operand(benchmark::State& state, OperandCase c) {
   state.counters["x"] = general_seconds / direct_seconds;
 }
 
+// wgrad's operands are transposes of tensors stored [tokens, features] (Xᵀ, dYᵀ): the quantizer
+// reads them as stored (quantize_fp4_operand's `transposed`) against an fp32 transpose then the
+// direct quantizer, alternately, with the source evicted from the caches before each call (as in a
+// step, where X was written in the forward pass) when `cold`. Reports ns per element of each and
+// x = transpose-first time / as-stored time.
+void BM_Fp4OperandTransposed(benchmark::State& state, OperandCase c, bool cold) {
+  QuantSpec spec;
+  named_format("nvfp4", spec);
+  spec.rounding = c.rounding;
+  spec.rht = c.rht;
+  if (c.bf16) spec.operand_dtype = OperandDtype::bf16;
+  if (!fp4_direct_supported(spec)) {
+    state.SkipWithError("no direct path on this build (it needs AVX-512 or AVX2)");
+    return;
+  }
+  std::vector<float> stored(size_t(c.rows * c.cols)), scratch(stored.size());
+  std::mt19937 gen(1);
+  std::normal_distribution<float> normal(0.0f, 1e-3f);
+  for (float& v : stored) v = normal(gen);
+  std::vector<char> flush(cold ? size_t(32) << 20 : 0);
+  auto evict = [&] {
+    for (size_t i = 0; i < flush.size(); i += 64) flush[i] = char(flush[i] + 1);
+    benchmark::ClobberMemory();
+  };
+  float amax = 0.0f;
+  bool nonfinite = false;
+  QuantOutputs out;
+  out.global_amax = &amax;
+  out.nonfinite = &nonfinite;
+  Fp4Operand first_op, stored_op;
+  using Clock = std::chrono::steady_clock;
+  double first_seconds = 0.0, stored_seconds = 0.0;
+  uint64_t step = 0;
+  for (auto _ : state) {
+    const QuantRandom rnd{1, 2, step++};
+    evict();
+    const auto t0 = Clock::now();
+    transpose(scratch.data(), stored.data(), c.cols, c.rows);
+    quantize_fp4_operand(scratch.data(), scratch.data(), c.rows, c.cols, spec, rnd, out, first_op);
+    benchmark::DoNotOptimize(first_op.q.data());
+    const auto t1 = Clock::now();
+    evict();
+    const auto t2 = Clock::now();
+    quantize_fp4_operand(stored.data(), scratch.data(), c.rows, c.cols, spec, rnd, out, stored_op, true);
+    benchmark::DoNotOptimize(stored_op.q.data());
+    benchmark::ClobberMemory();
+    const auto t3 = Clock::now();
+    first_seconds += std::chrono::duration<double>(t1 - t0).count();
+    stored_seconds += std::chrono::duration<double>(t3 - t2).count();
+  }
+  const double elements = double(state.iterations()) * double(c.rows * c.cols);
+  state.counters["transpose_first_ns_per_el"] = 1e9 * first_seconds / elements;
+  state.counters["as_stored_ns_per_el"] = 1e9 * stored_seconds / elements;
+  state.counters["x"] = first_seconds / stored_seconds;
+}
+
+const OperandCase kTransposedCases[] = {
+    {"wgrad_dy_576x512_rht_sr", 576, 512, Tile::d1, Rounding::sr, true, false},
+    {"wgrad_x_192x512_rht", 192, 512, Tile::d1, Rounding::rne, true, false},
+    {"wgrad_x_512x512_rht", 512, 512, Tile::d1, Rounding::rne, true, false},
+    {"te_wgrad_dy_576x512_rht_sr_bf16", 576, 512, Tile::d1, Rounding::sr, true, true},
+    {"te_wgrad_x_512x512_rht_bf16", 512, 512, Tile::d1, Rounding::rne, true, true},
+    {"medium_wgrad_x_1024x1024_rht", 1024, 1024, Tile::d1, Rounding::rne, true, false},
+};
+
 [[maybe_unused]] const bool kRegistered = [] {
   for (const OperandCase& c : kCases)
     benchmark::RegisterBenchmark((std::string("Fp4Operand/") + c.name).c_str(), BM_Fp4Operand, c)
         ->Unit(benchmark::kMicrosecond);
+  for (const OperandCase& c : kTransposedCases)
+    for (bool cold : {false, true})
+      benchmark::RegisterBenchmark((std::string("Fp4OperandTransposed/") + c.name + (cold ? "/cold" : "/hot")).c_str(),
+                                   BM_Fp4OperandTransposed, c, cold)
+          ->Unit(benchmark::kMicrosecond);
   return true;
 }();
 

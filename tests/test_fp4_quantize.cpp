@@ -62,6 +62,22 @@ Result direct(const std::vector<float>& x, int64_t rows, int64_t cols, const Qua
   return r;
 }
 
+// direct() from x's transpose as stored ([cols, rows], as wgrad's Xᵀ and dYᵀ are): the quantizer
+// reads it down the columns, or transposes it first for the specs it cannot.
+Result direct_from_transpose(const std::vector<float>& x, int64_t rows, int64_t cols, const QuantSpec& spec,
+                             const QuantRandom& rnd, const std::function<float(float)>* reduce) {
+  Result r;
+  std::vector<float> stored(x.size()), scratch(x.size());
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) stored[size_t(j * rows + i)] = x[size_t(i * cols + j)];
+  QuantOutputs extra;
+  extra.global_amax = &r.amax;
+  extra.nonfinite = &r.nonfinite;
+  extra.reduce_amax = reduce;
+  quantize_fp4_operand(stored.data(), scratch.data(), rows, cols, spec, rnd, extra, r.op, true);
+  return r;
+}
+
 void expect_same(const Result& want, const Result& got, const std::string& what) {
   EXPECT_EQ(want.op.rows, got.op.rows) << what;
   EXPECT_EQ(want.op.k, got.op.k) << what;
@@ -180,6 +196,45 @@ TEST(Fp4Quantize, DataParallelSlice) {
     EXPECT_THROW(direct(x, 32, 64, named("nvfp4"), rnd, &failing, false), std::runtime_error);
   }
   omp_set_num_threads(2);
+}
+
+// A transposed input: read down its columns in slabs of one block (1D specs, whole eight-column
+// strips), or transposed first (2D, 4over6, an RHT of 32, a strip left over), at 1 and 2 threads,
+// alone and as a rank's slice.
+TEST(Fp4Quantize, TransposedInput) {
+  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has neither AVX-512 nor AVX2: every operand takes the general path";
+  const int64_t shapes[][2] = {{32, 64}, {24, 96}, {20, 96}, {48, 512}, {8, 32}};
+  const std::function<float(float)> reduce = [](float a) { return std::max(a, 3.0f); };
+  QuantRandom slice{11, 3, 7};
+  slice.col_offset = 64;
+  slice.global_cols = 1024;
+  for (const Variant& v : variants())
+    for (const auto& shape : shapes) {
+      const int64_t rows = shape[0], cols = shape[1];
+      if (cols % v.spec.block != 0 || (v.spec.tile == Tile::d2 && rows % v.spec.block != 0)) continue;
+      const std::vector<std::pair<std::string, std::vector<float>>> tensors = {
+          {"hostile", hostile(rows, cols, 3)},
+          {"hostile finite", hostile(rows, cols, 4, false)},
+          {"gaussian", gaussian(size_t(rows * cols), 5)},
+          {"tiny", gaussian(size_t(rows * cols), 6, 1e-30)},
+          {"huge", gaussian(size_t(rows * cols), 7, 1e36)},
+      };
+      for (const auto& [tname, x] : tensors)
+        for (int threads : {1, 2}) {
+          omp_set_num_threads(threads);
+          const QuantRandom rnd{11, 3, 7};
+          const std::string what = v.name + " " + tname + " [" + std::to_string(rows) + ", " + std::to_string(cols) +
+                                   "] threads " + std::to_string(threads);
+          expect_same(general(x, rows, cols, v.spec, rnd, nullptr),
+                      direct_from_transpose(x, rows, cols, v.spec, rnd, nullptr), what);
+          expect_same(general(x, rows, cols, v.spec, slice, &reduce),
+                      direct_from_transpose(x, rows, cols, v.spec, slice, &reduce), what + " slice");
+        }
+    }
+  omp_set_num_threads(2);
+  std::vector<float> x(32 * 16, 1.0f);
+  Fp4Operand op;
+  EXPECT_THROW(quantize_fp4_operand(x.data(), x.data(), 16, 32, named("nvfp4"), {}, {}, op, true), std::logic_error);
 }
 
 TEST(Fp4Quantize, Errors) {

@@ -21,6 +21,7 @@
 
 #include "core/formats/fp8.hpp"
 #include "core/formats/ue8m0.hpp"
+#include "core/ops/matmul.hpp"
 #include "core/profile/op_timer.hpp"
 #include "core/quant/block_scale.hpp"
 #include "core/quant/encode_kernels.hpp"
@@ -276,6 +277,182 @@ bool row_dequant_nonfinite(const QuantSpec& spec, const TensorScaling& t, const 
   return false;
 }
 
+// Whether quantize_fp4_operand reads a transposed input in stored slabs (quantize_slabs): 1D blocks
+// of 16 or 32 along the stored rows, no 4over6, an RHT of 16 if any, whole 16-column tiles,
+// and SR groups that start at block boundaries (the operand's global row length and column offset
+// multiples of 16).
+bool slab_path(const QuantSpec& spec, const QuantRandom& rnd, int64_t rows, int64_t cols) {
+  if (spec.tile != Tile::d1 || spec.four_over_six != FourOverSix::off || rows % 16 != 0) return false;
+  if (spec.block != 16 && spec.block != 32) return false;
+  if (spec.rht && spec.rht_size != 16) return false;
+  const int64_t row_length = rnd.global_cols > 0 ? rnd.global_cols : cols;
+  return spec.rounding != Rounding::sr || (row_length % 16 == 0 && rnd.col_offset % 16 == 0);
+}
+
+// A [16, 8] tile of codes (lane j of c[i]: stored row i, column j) written as eight operand rows of
+// sixteen: q[j · ld + i]. Packs leave rows 4g .. 4g + 3 of columns 0-3 in the low 128-bit lane of
+// r[g] (byte 4 · row + column) and of columns 4-7 in the high one; a byte shuffle makes each column
+// one dword, and two rounds of unpacks gather a column's four dwords.
+inline void store_codes_transposed(const __m256i (&c)[16], int8_t* q, int64_t ld) {
+  const __m256i by_column = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+                                             0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  __m256i r[4];
+#pragma GCC unroll 4
+  for (int g = 0; g < 4; ++g)
+    r[g] = _mm256_shuffle_epi8(_mm256_packs_epi16(_mm256_packs_epi32(c[4 * g], c[4 * g + 1]),
+                                                  _mm256_packs_epi32(c[4 * g + 2], c[4 * g + 3])),
+                               by_column);
+  const __m256i u0 = _mm256_unpacklo_epi32(r[0], r[1]), u1 = _mm256_unpackhi_epi32(r[0], r[1]);
+  const __m256i u2 = _mm256_unpacklo_epi32(r[2], r[3]), u3 = _mm256_unpackhi_epi32(r[2], r[3]);
+  const __m256i col[4] = {_mm256_unpacklo_epi64(u0, u2), _mm256_unpackhi_epi64(u0, u2),
+                          _mm256_unpacklo_epi64(u1, u3), _mm256_unpackhi_epi64(u1, u3)};
+#pragma GCC unroll 4
+  for (int j = 0; j < 4; ++j) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(q + j * ld), _mm256_castsi256_si128(col[j]));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(q + (j + 4) * ld), _mm256_extracti128_si256(col[j], 1));
+  }
+}
+
+// Sixteen stored rows of eight columns encoded with the columns' encode multipliers `enc` and
+// written transposed into q (row stride ld); SR takes draw j of `words` for column j, its byte i for
+// row i.
+template <bool kSr>
+void encode_tile(const float* x, int64_t ld_x, __m256 enc, const __m256i (&words)[4], int8_t* q, int64_t ld_q,
+                 int& nan) {
+  __m256i c[16];
+#pragma GCC unroll 16
+  for (int i = 0; i < 16; ++i) {
+    __m256i bytes = _mm256_setzero_si256();
+    if constexpr (kSr) bytes = _mm256_and_si256(_mm256_srli_epi32(words[i / 4], 8 * (i % 4)), _mm256_set1_epi32(0xFF));
+    c[i] = detail::fp4_twice_signed8<kSr>(_mm256_loadu_ps(x + i * ld_x), enc, bytes, nan);
+  }
+  store_codes_transposed(c, q, ld_q);
+}
+
+// The tensor amax from the units' maxima (rows or slabs), reduce_amax applied (an error kept for
+// the caller to rethrow after the parallel region), and the tensor's scaling.
+TensorScaling scale_tensor(const QuantSpec& spec, const QuantOutputs& extra, const float* unit_max, int64_t units,
+                           float& amax, std::exception_ptr& hook_error) {
+  for (int64_t u = 0; u < units; ++u) amax = unit_max[u] > amax ? unit_max[u] : amax;
+  try {
+    if (extra.reduce_amax && needs_tensor_amax(spec)) amax = (*extra.reduce_amax)(amax);
+  } catch (...) {
+    hook_error = std::current_exception();
+  }
+  return tensor_scaling(spec, amax);
+}
+
+// The operand's global factor and the caller's outputs, once the codes and scales are written.
+void finish_operand(const QuantSpec& spec, const QuantOutputs& extra, float amax, bool nonfinite, Fp4Operand& out) {
+  nonfinite = nonfinite || amax == std::numeric_limits<float>::infinity();
+  if (spec.scale == ScaleFormat::ue8m0) {
+    out.unit.assign(1, 1.0f);
+    out.denom = 1.0f;
+  } else {
+    out.unit.assign(1, amax);
+    out.denom = 6.0f * float(spec.global_e4m3_max);  // exact
+  }
+  out.valid = true;
+  if (extra.global_amax) *extra.global_amax = amax;
+  if (extra.nonfinite) *extra.nonfinite = nonfinite;
+}
+
+// quantize_fp4_operand of a transposed input (slab_path): `in` is stored [cols, rows] and the
+// operand's blocks run down its columns, so each slab of `block` stored rows holds one block of
+// every operand row. Pass 1 over slabs, in [16, 8] tiles: bf16 rounding and the RHT down the
+// columns (rht16_down8), the block amaxes as column maxima, and the values into scratch tile by
+// tile ([slab][eight columns][block rows][8]: sequential for pass 2). Pass 2: each slab's block scales, then its tiles with the columns' encode multipliers,
+// the codes written transposed (store_codes_transposed). No fp32 transpose.
+void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols, const QuantSpec& spec,
+                    const QuantRandom& rnd, const QuantOutputs& extra, Fp4Operand& out) {
+  const int64_t block = spec.block, slabs = cols / block;
+  const bool bf16 = spec.operand_dtype == OperandDtype::bf16;
+  const bool sr = spec.rounding == Rounding::sr;
+  const Rht rht = spec.rht ? make_rht(16, spec.rht_sign_seed) : Rht{};
+  const PhiloxStream stream(rnd);
+  const uint64_t group_stride = uint64_t(rnd.global_cols > 0 ? rnd.global_cols : cols) / 16;
+  out.rows = rows;
+  out.k = cols;
+  out.block = int(block);
+  out.q.resize(size_t(rows * cols));
+  out.scale.resize(size_t(rows * slabs));
+  thread_local std::vector<float> slab_amax, slab_max;  // [slabs, rows] (column maxima), [slabs]
+  slab_amax.resize(size_t(slabs * rows));
+  slab_max.resize(size_t(slabs));
+  float* const amax_data = slab_amax.data();
+  float* const max_data = slab_max.data();
+  float* const scale_data = out.scale.data();
+  int8_t* const q_data = out.q.data();
+  float amax = 0.0f;
+  TensorScaling tensor;
+  std::exception_ptr hook_error;
+  bool nonfinite = false;
+#pragma omp parallel reduction(|| : nonfinite)
+  {
+#pragma omp for schedule(static)
+    for (int64_t sl = 0; sl < slabs; ++sl) {
+      const float* x = in + sl * block * rows;
+      float* tiles = scratch + sl * block * rows;  // [rows / 8][block][8]
+      __m256 slab_m = _mm256_setzero_ps();
+      for (int64_t c = 0; c < rows; c += 8) {
+        float* column_max = amax_data + sl * rows + c;
+        for (int64_t h = 0; h < block; h += 16) {
+          float* tile = tiles + c * block + h * 8;
+          __m256 m;
+          if (spec.rht) {
+            m = rht16_down8(rht, x + h * rows + c, rows, bf16, tile);
+          } else {
+            m = _mm256_setzero_ps();
+            for (int i = 0; i < 16; ++i) {
+              __m256 e = _mm256_loadu_ps(x + (h + i) * rows + c);
+              if (bf16) e = detail::bf16_round8(e);
+              m = _mm256_max_ps(detail::abs_ps(e), m);  // a NaN lane of e leaves m
+              _mm256_storeu_ps(tile + 8 * i, e);
+            }
+          }
+          _mm256_storeu_ps(column_max, h ? _mm256_max_ps(m, _mm256_loadu_ps(column_max)) : m);
+          slab_m = _mm256_max_ps(m, slab_m);
+        }
+      }
+      alignas(32) float lanes[8];
+      _mm256_store_ps(lanes, slab_m);
+      max_data[sl] = *std::max_element(lanes, lanes + 8);
+    }
+#pragma omp master
+    tensor = scale_tensor(spec, extra, max_data, slabs, amax, hook_error);
+#pragma omp barrier
+    thread_local std::vector<float> scale, encode;
+    scale.resize(size_t(rows));
+    encode.resize(size_t(rows));
+    int nan = 0;
+#pragma omp for schedule(static)
+    for (int64_t sl = 0; sl < (hook_error ? 0 : slabs); ++sl) {
+      const bool suspect = block_scales(spec, tensor, amax_data + sl * rows, rows, scale.data(), encode.data());
+      for (int64_t r = 0; r < rows; ++r) scale_data[r * slabs + sl] = scale[size_t(r)];
+      const float* tiles = scratch + sl * block * rows;
+      for (int64_t c = 0; c < rows; c += 8) {
+        const __m256 enc = _mm256_loadu_ps(encode.data() + c);
+        for (int64_t h = 0; h < block; h += 16) {
+          const int64_t t = sl * block + h;  // the operand column of the tile's first row
+          __m256i words[4];
+          if (sr) stream.group_words8(rnd.global_index(c, t, cols) / 16, group_stride, words);
+          const float* x = tiles + c * block + h * 8;
+          int8_t* q = q_data + c * cols + t;
+          if (sr) encode_tile<true>(x, 8, enc, words, q, cols, nan);
+          else encode_tile<false>(x, 8, enc, words, q, cols, nan);
+        }
+      }
+      if (suspect)
+        for (int64_t r = 0; r < rows; ++r)
+          nonfinite = nonfinite ||
+                      row_dequant_nonfinite(spec, tensor, q_data + r * cols + sl * block, scale_data + r * slabs + sl, block, 1);
+    }
+    nonfinite = nonfinite || nan != 0;
+  }
+  if (hook_error) std::rethrow_exception(hook_error);
+  finish_operand(spec, extra, amax, nonfinite, out);
+}
+
 }  // namespace
 
 bool fp4_direct_supported(const QuantSpec& spec) {
@@ -288,13 +465,19 @@ bool fp4_direct_supported(const QuantSpec& spec) {
 }
 
 void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t cols, const QuantSpec& spec,
-                          const QuantRandom& rnd, const QuantOutputs& extra, Fp4Operand& out) {
+                          const QuantRandom& rnd, const QuantOutputs& extra, Fp4Operand& out, bool transposed) {
   const OpScope op_scope(OpGroup::quantizer);
+  if (transposed && in == scratch) throw std::logic_error("quantize_fp4_operand: a transposed input cannot be the scratch");
   if (!fp4_direct_supported(spec)) throw std::logic_error("quantize_fp4_operand: " + describe(spec) + " is not supported");
   if (extra.codes || extra.scales || extra.stats || extra.row_amax || extra.window_amax)
     throw std::logic_error("quantize_fp4_operand: only the amax and sentinel outputs");
   const std::string problem = validate(spec, rows, cols);
   if (!problem.empty()) throw std::invalid_argument(problem);
+  if (transposed) {
+    if (slab_path(spec, rnd, rows, cols)) return quantize_slabs(in, scratch, rows, cols, spec, rnd, extra, out);
+    transpose(scratch, in, cols, rows);  // then as stored, in place
+    in = scratch;
+  }
   const int64_t block = spec.block, blocks = cols / block;
   const bool bf16 = spec.operand_dtype == OperandDtype::bf16;
   const bool transformed = bf16 || spec.rht;
@@ -343,15 +526,7 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
       row_data[r] = m;
     }
 #pragma omp master
-    {
-      for (int64_t r = 0; r < rows; ++r) amax = row_data[r] > amax ? row_data[r] : amax;
-      try {
-        if (extra.reduce_amax && needs_tensor_amax(spec)) amax = (*extra.reduce_amax)(amax);
-      } catch (...) {
-        hook_error = std::current_exception();
-      }
-      tensor = tensor_scaling(spec, amax);
-    }
+    tensor = scale_tensor(spec, extra, row_data, rows, amax, hook_error);
 #pragma omp barrier
     thread_local std::vector<uint8_t> random;
     thread_local std::vector<float> encode, tile_amax;
@@ -390,17 +565,7 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
     }
   }
   if (hook_error) std::rethrow_exception(hook_error);
-  nonfinite = nonfinite || amax == std::numeric_limits<float>::infinity();
-  if (spec.scale == ScaleFormat::ue8m0) {
-    out.unit.assign(1, 1.0f);
-    out.denom = 1.0f;
-  } else {
-    out.unit.assign(1, amax);
-    out.denom = 6.0f * float(spec.global_e4m3_max);  // exact
-  }
-  out.valid = true;
-  if (extra.global_amax) *extra.global_amax = amax;
-  if (extra.nonfinite) *extra.nonfinite = nonfinite;
+  finish_operand(spec, extra, amax, nonfinite, out);
 }
 
 #else  // neither AVX-512 nor AVX2: every caller takes the general path
@@ -408,7 +573,7 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
 bool fp4_direct_supported(const QuantSpec&) { return false; }
 
 void quantize_fp4_operand(const float*, float*, int64_t, int64_t, const QuantSpec& spec, const QuantRandom&,
-                          const QuantOutputs&, Fp4Operand&) {
+                          const QuantOutputs&, Fp4Operand&, bool) {
   throw std::logic_error("quantize_fp4_operand: " + describe(spec) + " is not supported by this build");
 }
 

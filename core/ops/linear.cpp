@@ -50,10 +50,14 @@ QuantRandom random_of(const LinearQuant& q, int role, int operand) {
   return r;
 }
 
+bool injected(const LinearQuant& q, int role, int operand) {
+  return q.inject && q.inject->role == role && q.inject->operand == operand;
+}
+
 // The operand as its GEMM reads it, with the testing injection applied: `src` itself when it can be
 // read as is, else written into `buf` [rows, cols].
 const float* prepare(float* buf, const OperandSource& o, const LinearQuant& q, int role, int operand) {
-  const bool poison = q.inject && q.inject->role == role && q.inject->operand == operand;
+  const bool poison = injected(q, role, operand);
   if (!o.transposed && !poison) return o.src;
   if (o.transposed) transpose(buf, o.src, o.cols, o.rows);
   else std::copy(o.src, o.src + o.rows * o.cols, buf);
@@ -154,10 +158,12 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
                   int role, int operand, const DelayedScaling& ds, bool want_fp4 = false) {
   const int64_t rows = o.rows, cols = o.cols;
   copy.values.resize(size_t(rows * cols));
-  const float* in = prepare(copy.values.data(), o, q, role, operand);
-  copy.stats = QuantStats{};
   const bool direct =
       want_fp4 && !q.collect_stats && !values_needed(*q.recipe, role, operand) && fp4_direct_supported(spec);
+  // a direct quantizer reads a transposed source as stored
+  const bool transposed_in = direct && o.transposed && !injected(q, role, operand);
+  const float* in = transposed_in ? o.src : prepare(copy.values.data(), o, q, role, operand);
+  copy.stats = QuantStats{};
   bool nonfinite = false;
   QuantOutputs extra;
   extra.nonfinite = &nonfinite;
@@ -186,7 +192,9 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
       }
       quantizer_domain(x.data(), in, rows, cols, spec);
     }
-    if (direct) quantize_fp4_operand(in, copy.values.data(), rows, cols, spec, random_of(q, role, operand), extra, copy.fp4);
+    if (direct)
+      quantize_fp4_operand(in, copy.values.data(), rows, cols, spec, random_of(q, role, operand), extra, copy.fp4,
+                           transposed_in);
     else quantize(in, copy.values.data(), rows, cols, spec, random_of(q, role, operand), extra, ds.scale);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string(kOperandNames[role][operand]) + " [" +

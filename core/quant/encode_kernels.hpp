@@ -199,36 +199,48 @@ inline __m256i fp4_rne_twice(__m256 a) {
   return _mm256_min_epu32(twice, _mm256_set1_epi32(12));  // 16 (a >= 7) saturates to 12
 }
 
-// 2 × the E2M1 stochastic rounding of a = |y| (carry rule) with random[0 .. 8); NaN, Inf and
-// |y| >= 6 give 12. In units of the step at |y| (as fp4_rne_twice), t = floor(256 |y| / step) is
-// exact; t >> 8 is the lower grid point, t & 255 the top eight bits of the fraction, which carries
-// into the next point when adding the random byte passes 255; the step count is shifted as in
-// fp4_rne_twice.
-inline __m256i fp4_sr_twice(__m256 a, const uint8_t* random) {
+// 2 × the E2M1 stochastic rounding of a = |y| (carry rule) with the random bytes (0..255) in the
+// lanes of `bytes`; NaN, Inf and |y| >= 6 give 12. In units of the step at |y| (as fp4_rne_twice), t =
+// floor(256 |y| / step) is exact; t >> 8 is the lower grid point, t & 255 the top eight bits of the
+// fraction, which carries into the next point when adding the random byte passes 255; the step
+// count is shifted as in fp4_rne_twice.
+inline __m256i fp4_sr_twice(__m256 a, __m256i bytes) {
   const __m256 clamped = _mm256_min_ps(a, _mm256_set1_ps(6.0f));
   const __m256i step_field = _mm256_max_epi32(_mm256_srli_epi32(_mm256_castps_si256(clamped), 23), _mm256_set1_epi32(127));
   // 256 / step = 2^(9 - (step_field - 127)): t = floor(256 |y| / step) is exact
   const __m256 units256 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_sub_epi32(_mm256_set1_epi32(263), step_field), 23));
   const __m256i t = _mm256_cvttps_epi32(_mm256_mul_ps(clamped, units256));
-  const __m256i bytes = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(random)));
   const __m256i carry = _mm256_cmpgt_epi32(_mm256_add_epi32(_mm256_and_si256(t, _mm256_set1_epi32(255)), bytes),
                                            _mm256_set1_epi32(255));
   const __m256i steps = _mm256_sub_epi32(_mm256_srli_epi32(t, 8), carry);
   return _mm256_sllv_epi32(steps, _mm256_sub_epi32(step_field, _mm256_set1_epi32(127)));
 }
 
+// The same with random[0 .. 8).
+inline __m256i fp4_sr_twice(__m256 a, const uint8_t* random) {
+  return fp4_sr_twice(a, _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(random))));
+}
+
 // 2 × the E2M1 value of y = x · enc with y's sign (a NaN y gives +12, as code 7), eight lanes:
-// the direct quantizer's element kernel (RNE, or SR with random[0 .. 8)); `nan` collects the NaN
-// lanes.
+// the direct quantizer's element kernel (RNE, or SR with the random bytes in the lanes of `bytes`); `nan`
+// collects the NaN lanes.
 template <bool kSr>
-inline __m256i fp4_twice_signed8(__m256 x, __m256 enc, const uint8_t* random, int& nan) {
+inline __m256i fp4_twice_signed8(__m256 x, __m256 enc, __m256i bytes, int& nan) {
   const __m256 y = _mm256_mul_ps(x, enc);
   const __m256 is_nan = _mm256_cmp_ps(y, y, _CMP_UNORD_Q);
   nan |= _mm256_movemask_ps(is_nan);
   const __m256i negative = _mm256_andnot_si256(mask_i(is_nan), _mm256_srai_epi32(_mm256_castps_si256(y), 31));
   const __m256 a = abs_ps(y);
-  const __m256i twice = kSr ? fp4_sr_twice(a, random) : fp4_rne_twice(a);
+  const __m256i twice = kSr ? fp4_sr_twice(a, bytes) : fp4_rne_twice(a);
   return _mm256_sub_epi32(_mm256_xor_si256(twice, negative), negative);  // negated where negative
+}
+
+// The same with random[0 .. 8) (SR only).
+template <bool kSr>
+inline __m256i fp4_twice_signed8(__m256 x, __m256 enc, const uint8_t* random, int& nan) {
+  const __m256i bytes =
+      kSr ? _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(random))) : _mm256_setzero_si256();
+  return fp4_twice_signed8<kSr>(x, enc, bytes, nan);
 }
 
 // Magnitude code of a value already on the E2M1 grid (0 <= v <= 6).

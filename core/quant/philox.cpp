@@ -24,18 +24,11 @@ Philox::ctr_type draw(const Philox::key_type& key, uint32_t c0, uint32_t c1, uin
   return Philox()(ctr, key);
 }
 
-#if defined(__AVX2__) && !defined(__AVX512F__)
-// Eight consecutive draws of a stream at once: counters {group + i (64 bits), step (64 bits)} for
-// i = 0..7, the ten Philox4x32 rounds of Random123 (philox4x32round, philox4x32bumpkey) on eight
-// lanes, and their 128 bytes in draw order. Tested against group_bytes.
-void draw8(const uint32_t key[2], uint64_t group, const uint32_t step[2], uint8_t* out) {
-  alignas(32) uint32_t lo[8], hi[8];
-  for (int i = 0; i < 8; ++i) {
-    lo[i] = lo32(group + uint64_t(i));
-    hi[i] = hi32(group + uint64_t(i));
-  }
-  __m256i c0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(lo));
-  __m256i c1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(hi));
+#ifdef __AVX2__
+// The ten Philox4x32 rounds of Random123 (philox4x32round, philox4x32bumpkey) on eight lanes:
+// counters {lo, hi (the 64-bit group), step (64 bits)} in, the four words of each draw out.
+void rounds8(const uint32_t key[2], __m256i lo, __m256i hi, const uint32_t step[2], __m256i words[4]) {
+  __m256i c0 = lo, c1 = hi;
   __m256i c2 = _mm256_set1_epi32(static_cast<int>(step[0])), c3 = _mm256_set1_epi32(static_cast<int>(step[1]));
   __m256i k0 = _mm256_set1_epi32(static_cast<int>(key[0])), k1 = _mm256_set1_epi32(static_cast<int>(key[1]));
   const __m256i m0 = _mm256_set1_epi32(static_cast<int>(0xD2511F53u));  // PHILOX_M4x32_0
@@ -62,9 +55,34 @@ void draw8(const uint32_t key[2], uint64_t group, const uint32_t step[2], uint8_
     c2 = _mm256_xor_si256(_mm256_xor_si256(hi0, c3), k1);
     c3 = lo0;
   }
+  words[0] = c0;
+  words[1] = c1;
+  words[2] = c2;
+  words[3] = c3;
+}
+
+// The 64-bit groups first + i · stride, i = 0..7, as low and high words on eight lanes.
+void groups8(uint64_t first, uint64_t stride, __m256i& lo, __m256i& hi) {
+  alignas(32) uint32_t l[8], h[8];
+  for (int i = 0; i < 8; ++i) {
+    l[i] = lo32(first + uint64_t(i) * stride);
+    h[i] = hi32(first + uint64_t(i) * stride);
+  }
+  lo = _mm256_load_si256(reinterpret_cast<const __m256i*>(l));
+  hi = _mm256_load_si256(reinterpret_cast<const __m256i*>(h));
+}
+#endif
+
+#if defined(__AVX2__) && !defined(__AVX512F__)
+// Eight consecutive draws of a stream at once (counters {group + i, step}, i = 0..7) and their 128
+// bytes in draw order. Tested against group_bytes.
+void draw8(const uint32_t key[2], uint64_t group, const uint32_t step[2], uint8_t* out) {
+  __m256i lo, hi, c[4];
+  groups8(group, 1, lo, hi);
+  rounds8(key, lo, hi, step, c);
   // Words (c0, c1, c2, c3) of draw i to bytes 16i .. 16i + 15.
-  const __m256i t0 = _mm256_unpacklo_epi32(c0, c1), t1 = _mm256_unpackhi_epi32(c0, c1);
-  const __m256i t2 = _mm256_unpacklo_epi32(c2, c3), t3 = _mm256_unpackhi_epi32(c2, c3);
+  const __m256i t0 = _mm256_unpacklo_epi32(c[0], c[1]), t1 = _mm256_unpackhi_epi32(c[0], c[1]);
+  const __m256i t2 = _mm256_unpacklo_epi32(c[2], c[3]), t3 = _mm256_unpackhi_epi32(c[2], c[3]);
   const __m256i d04 = _mm256_unpacklo_epi64(t0, t2), d15 = _mm256_unpackhi_epi64(t0, t2);
   const __m256i d26 = _mm256_unpacklo_epi64(t1, t3), d37 = _mm256_unpackhi_epi64(t1, t3);
   __m256i* dst = reinterpret_cast<__m256i*>(out);
@@ -140,6 +158,14 @@ void PhiloxStream::group_bytes(uint64_t group, uint8_t out[16]) const {
   const auto words = draw(key, lo32(group), hi32(group), step_[0], step_[1]);
   std::memcpy(out, words.data(), 16);
 }
+
+#ifdef __AVX2__
+void PhiloxStream::group_words8(uint64_t first, uint64_t stride, __m256i words[4]) const {
+  __m256i lo, hi;
+  groups8(first, stride, lo, hi);
+  rounds8(key_, lo, hi, step_, words);
+}
+#endif
 
 void PhiloxStream::fill(uint64_t first, int64_t n, uint8_t* out) const {
 #if defined(__AVX512F__) || defined(__AVX2__)

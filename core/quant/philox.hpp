@@ -2,6 +2,8 @@
 // rounding, and the seeded random sign vector of the Hadamard transform. philox.cpp is the only
 // file that includes Random123. No rounding logic here.
 #pragma once
+#include <immintrin.h>
+
 #include <cstdint>
 #include <vector>
 
@@ -19,6 +21,11 @@ class PhiloxStream {
   void group_bytes(uint64_t group, uint8_t out[16]) const;
   // Bytes for the elements [first, first + n).
   void fill(uint64_t first, int64_t n, uint8_t* out) const;
+#ifdef __AVX2__
+  // Eight draws at once, of the groups first + j · stride (j = 0..7): words[w] lane j = word w of
+  // draw j, so element byte b of group j is byte b % 4 of words[b / 4] lane j.
+  void group_words8(uint64_t first, uint64_t stride, __m256i words[4]) const;
+#endif
 
  private:
   uint32_t key_[2];

@@ -391,7 +391,107 @@ RowPath16 row_path16(const float* x, int64_t cols) {
 }
 #endif
 
+#ifdef __AVX2__
+// The last three butterfly stages (h = 4, 2, 1) of a 16-point transform on one half of it, eight
+// registers (element i of every column in v[i]), any lane type: in place, Sylvester order.
+template <class V, class Add, class Sub>
+inline void butterfly8(V (&v)[8], Add add, Sub sub) {
+  auto pair = [&](int j, int k) {
+    const V a = v[j], b = v[k];
+    v[j] = add(a, b);
+    v[k] = sub(a, b);
+  };
+  pair(0, 4), pair(1, 5), pair(2, 6), pair(3, 7);  // h = 4
+  pair(0, 2), pair(1, 3), pair(4, 6), pair(5, 7);  // h = 2
+  pair(0, 1), pair(2, 3), pair(4, 5), pair(6, 7);  // h = 1
+}
+#endif
+
 }  // namespace
+
+#ifdef __AVX2__
+__m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input, float* tile) {
+  // Copy in with the signs applied (exact), rounded to bf16 first if asked, gathering row_path16's
+  // tests per column (lane): no NaN or Inf, no all-zero column, nonzero fields >= 26.
+  const __m256i abs_mask = _mm256_set1_epi32(0x7FFFFFFF), one = _mm256_set1_epi32(1);
+  __m256i hi = _mm256_setzero_si256(), lo = _mm256_set1_epi32(-1), low_bits = _mm256_setzero_si256();
+  alignas(32) float x[16][8];  // the signed inputs
+#pragma GCC unroll 16
+  for (int i = 0; i < 16; ++i) {
+    __m256 e = _mm256_loadu_ps(in + i * ld);
+    if (bf16_input) e = detail::bf16_round8(e);
+    const __m256i abs_bits = _mm256_and_si256(_mm256_castps_si256(e), abs_mask);
+    hi = _mm256_max_epi32(hi, abs_bits);
+    lo = _mm256_min_epu32(lo, _mm256_sub_epi32(abs_bits, one));  // a zero wraps to the largest value
+    low_bits = _mm256_or_si256(low_bits, abs_bits);
+    if (rht.signs[size_t(i)] < 0) e = _mm256_xor_ps(e, _mm256_set1_ps(-0.0f));
+    _mm256_store_ps(x[i], e);
+  }
+  const __m256i field_hi = _mm256_srli_epi32(hi, 23);
+  const __m256i field_lo = _mm256_srli_epi32(_mm256_add_epi32(lo, one), 23);  // 0 for an all-zero column
+  const __m256i span = _mm256_sub_epi32(field_hi, field_lo);
+  auto at_most = [](__m256i a, int limit) { return _mm256_cmpgt_epi32(_mm256_set1_epi32(limit + 1), a); };
+  const __m256i common = _mm256_and_si256(at_most(field_hi, 254), _mm256_cmpgt_epi32(field_lo, _mm256_set1_epi32(25)));
+  const __m256i fp64_ok = _mm256_and_si256(common, at_most(span, max_exact_span(4)));
+  const __m256i bf16_lanes = _mm256_cmpeq_epi32(_mm256_and_si256(low_bits, _mm256_set1_epi32(0xFFFF)), _mm256_setzero_si256());
+  const __m256i fp32_ok =
+      _mm256_and_si256(_mm256_and_si256(common, bf16_lanes), _mm256_and_si256(at_most(span, 12), at_most(field_hi, 250)));
+
+  // Stage h = 8 as the halves are formed (outputs 0-7 from x_i + x_(i+8), 8-15 from x_i - x_(i+8)),
+  // then butterfly8 on each half; the sums times 1/4 (exact: no subnormal output) rounded to bf16,
+  // plus 0.0, which turns exact zero sums into +0 (see rht_vector_butterfly).
+  __m256 m = _mm256_setzero_ps();
+  auto finish8 = [&](__m256 y, int row) {
+    y = _mm256_add_ps(y, _mm256_setzero_ps());
+    m = _mm256_max_ps(detail::abs_ps(y), m);
+    _mm256_storeu_ps(tile + 8 * row, y);
+  };
+  const __m256 quarter = _mm256_set1_ps(0.25f);
+  const __m256d quarter_pd = _mm256_set1_pd(0.25);
+  if (_mm256_movemask_ps(_mm256_castsi256_ps(fp32_ok)) == 0xFF) {  // every partial sum exact in fp32
+    for (int half = 0; half < 2; ++half) {
+      __m256 v[8];
+#pragma GCC unroll 8
+      for (int i = 0; i < 8; ++i)
+        v[i] = half ? _mm256_sub_ps(_mm256_load_ps(x[i]), _mm256_load_ps(x[i + 8]))
+                    : _mm256_add_ps(_mm256_load_ps(x[i]), _mm256_load_ps(x[i + 8]));
+      butterfly8(v, [](__m256 a, __m256 b) { return _mm256_add_ps(a, b); }, [](__m256 a, __m256 b) { return _mm256_sub_ps(a, b); });
+#pragma GCC unroll 8
+      for (int i = 0; i < 8; ++i) finish8(detail::bf16_round8(_mm256_mul_ps(v[i], quarter)), 8 * half + i);
+    }
+  } else {  // fp64, four columns at a time
+    __m128 y[2][16];
+    for (int g = 0; g < 2; ++g)
+      for (int half = 0; half < 2; ++half) {
+        __m256d v[8];
+#pragma GCC unroll 8
+        for (int i = 0; i < 8; ++i) {
+          const __m256d a = _mm256_cvtps_pd(_mm_load_ps(x[i] + 4 * g)), b = _mm256_cvtps_pd(_mm_load_ps(x[i + 8] + 4 * g));
+          v[i] = half ? _mm256_sub_pd(a, b) : _mm256_add_pd(a, b);
+        }
+        butterfly8(v, [](__m256d a, __m256d b) { return _mm256_add_pd(a, b); },
+                   [](__m256d a, __m256d b) { return _mm256_sub_pd(a, b); });
+#pragma GCC unroll 8
+        for (int i = 0; i < 8; ++i) y[g][8 * half + i] = bf16_from_fp64(_mm256_mul_pd(v[i], quarter_pd));
+      }
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; ++i) finish8(_mm256_set_m128(y[1][i], y[0][i]), i);
+  }
+  const int fallback = ~_mm256_movemask_ps(_mm256_castsi256_ps(fp64_ok)) & 0xFF;
+  if (fallback) {  // those columns one by one through rht_row (the per-vector paths and the reference)
+    for (int j = 0; j < 8; ++j) {
+      if (!(fallback >> j & 1)) continue;
+      float column[16];
+      for (int i = 0; i < 16; ++i) column[i] = bf16_input ? bf16_round(in[i * ld + j]) : in[i * ld + j];
+      rht_row(rht, column, column, 16);
+      for (int i = 0; i < 16; ++i) tile[8 * i + j] = column[i];
+    }
+    m = _mm256_setzero_ps();
+    for (int i = 0; i < 16; ++i) m = _mm256_max_ps(detail::abs_ps(_mm256_loadu_ps(tile + 8 * i)), m);  // NaN ignored
+  }
+  return m;
+}
+#endif
 
 Rht make_rht(int size, uint64_t sign_seed) {
   Rht rht;
