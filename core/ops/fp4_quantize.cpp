@@ -220,15 +220,20 @@ bool store_e4m3_scales(__m256 s_b, int lanes, const TensorScaling& t, float reci
   const __m256 block_decode = _mm256_mul_ps(s_b, _mm256_set1_ps(t.s_dec));
   const __m256 enc = _mm256_min_ps(_mm256_div_ps(_mm256_set1_ps(1.0f), block_decode), flt_max);
   const __m256 decode = _mm256_mul_ps(_mm256_mul_ps(s_b, _mm256_set1_ps(t.amax)), _mm256_set1_ps(recip));
-  const __m256i mask = first_lanes(lanes);
-  _mm256_maskstore_ps(scale, mask, s_b);
-  _mm256_maskstore_ps(encode, mask, enc);
+  if (lanes == 8) {  // masked stores are slow on some CPUs (microcoded on AMD Zen): only for a tail
+    _mm256_storeu_ps(scale, s_b);
+    _mm256_storeu_ps(encode, enc);
+  } else {
+    const __m256i mask = first_lanes(lanes);
+    _mm256_maskstore_ps(scale, mask, s_b);
+    _mm256_maskstore_ps(encode, mask, enc);
+  }
   const int over = _mm256_movemask_ps(_mm256_cmp_ps(_mm256_mul_ps(decode, _mm256_set1_ps(kFp4E2m1Max)), flt_max, _CMP_NLE_UQ));
   return (over & ((1 << lanes) - 1)) != 0;
 }
 
 // Up to eight floats from p, zeros after n.
-__m256 load_first(const float* p, int n) { return _mm256_maskload_ps(p, first_lanes(n)); }
+__m256 load_first(const float* p, int n) { return n == 8 ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, first_lanes(n)); }
 
 bool block_scales(const QuantSpec& spec, const TensorScaling& t, const float* amax, int64_t n, float* scale,
                   float* encode) {
@@ -362,7 +367,8 @@ void finish_operand(const QuantSpec& spec, const QuantOutputs& extra, float amax
 // every operand row. Pass 1 over slabs, in [16, 8] tiles: bf16 rounding and the RHT down the
 // columns (rht16_down8), the block amaxes as column maxima, and the values into scratch tile by
 // tile ([slab][eight columns][block rows][8]: sequential for pass 2). Pass 2: each slab's block scales, then its tiles with the columns' encode multipliers,
-// the codes written transposed (store_codes_transposed). No fp32 transpose.
+// the codes written transposed (store_codes_transposed). No fp32 transpose of the operand; its
+// block scales ([slabs, rows], 1/16 of its size) are transposed at the end.
 void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols, const QuantSpec& spec,
                     const QuantRandom& rnd, const QuantOutputs& extra, Fp4Operand& out) {
   const int64_t block = spec.block, slabs = cols / block;
@@ -376,12 +382,14 @@ void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols,
   out.block = int(block);
   out.q.resize(size_t(rows * cols));
   out.scale.resize(size_t(rows * slabs));
-  thread_local std::vector<float> slab_amax, slab_max;  // [slabs, rows] (column maxima), [slabs]
+  // [slabs, rows]: the column maxima, and the block scales (transposed into out.scale at the end)
+  thread_local std::vector<float> slab_amax, slab_scale, slab_max;
   slab_amax.resize(size_t(slabs * rows));
+  slab_scale.resize(size_t(slabs * rows));
   slab_max.resize(size_t(slabs));
   float* const amax_data = slab_amax.data();
   float* const max_data = slab_max.data();
-  float* const scale_data = out.scale.data();
+  float* const scale_data = slab_scale.data();
   int8_t* const q_data = out.q.data();
   float amax = 0.0f;
   TensorScaling tensor;
@@ -421,14 +429,12 @@ void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols,
 #pragma omp master
     tensor = scale_tensor(spec, extra, max_data, slabs, amax, hook_error);
 #pragma omp barrier
-    thread_local std::vector<float> scale, encode;
-    scale.resize(size_t(rows));
+    thread_local std::vector<float> encode;
     encode.resize(size_t(rows));
     int nan = 0;
 #pragma omp for schedule(static)
     for (int64_t sl = 0; sl < (hook_error ? 0 : slabs); ++sl) {
-      const bool suspect = block_scales(spec, tensor, amax_data + sl * rows, rows, scale.data(), encode.data());
-      for (int64_t r = 0; r < rows; ++r) scale_data[r * slabs + sl] = scale[size_t(r)];
+      const bool suspect = block_scales(spec, tensor, amax_data + sl * rows, rows, scale_data + sl * rows, encode.data());
       const float* tiles = scratch + sl * block * rows;
       for (int64_t c = 0; c < rows; c += 8) {
         const __m256 enc = _mm256_loadu_ps(encode.data() + c);
@@ -445,11 +451,12 @@ void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols,
       if (suspect)
         for (int64_t r = 0; r < rows; ++r)
           nonfinite = nonfinite ||
-                      row_dequant_nonfinite(spec, tensor, q_data + r * cols + sl * block, scale_data + r * slabs + sl, block, 1);
+                      row_dequant_nonfinite(spec, tensor, q_data + r * cols + sl * block, scale_data + sl * rows + r, block, 1);
     }
     nonfinite = nonfinite || nan != 0;
   }
   if (hook_error) std::rethrow_exception(hook_error);
+  transpose(out.scale.data(), scale_data, slabs, rows);
   finish_operand(spec, extra, amax, nonfinite, out);
 }
 

@@ -392,6 +392,16 @@ RowPath16 row_path16(const float* x, int64_t cols) {
 #endif
 
 #ifdef __AVX2__
+// bf16 RNE of eight finite values in fp32 bits (bf16_round8 without its NaN rule; overflow gives Inf).
+inline __m256 bf16_round_finite8(__m256 x) {
+  const __m256i bits = _mm256_castps_si256(x);
+  const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(1));
+  return _mm256_castsi256_ps(_mm256_and_si256(_mm256_add_epi32(bits, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7FFF))),
+                                              _mm256_set1_epi32(int(0xFFFF0000u))));
+}
+#endif
+
+#ifdef __AVX2__
 // The last three butterfly stages (h = 4, 2, 1) of a 16-point transform on one half of it, eight
 // registers (element i of every column in v[i]), any lane type: in place, Sylvester order.
 template <class V, class Add, class Sub>
@@ -412,30 +422,34 @@ inline void butterfly8(V (&v)[8], Add add, Sub sub) {
 #ifdef __AVX2__
 __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input, float* tile) {
   // Copy in with the signs applied (exact), rounded to bf16 first if asked, gathering row_path16's
-  // tests per column (lane): no NaN or Inf, no all-zero column, nonzero fields >= 26.
+  // tests per column (lane) on the raw inputs: no NaN or Inf, no all-zero column, nonzero fields
+  // >= 26; the bf16 rounding can raise a field by one, so the spans and the fp32 path's top field
+  // allow one less then. Lanes that fail take the per-column fallback below, so the rounding here
+  // need not treat NaN.
   const __m256i abs_mask = _mm256_set1_epi32(0x7FFFFFFF), one = _mm256_set1_epi32(1);
   __m256i hi = _mm256_setzero_si256(), lo = _mm256_set1_epi32(-1), low_bits = _mm256_setzero_si256();
   alignas(32) float x[16][8];  // the signed inputs
 #pragma GCC unroll 16
   for (int i = 0; i < 16; ++i) {
     __m256 e = _mm256_loadu_ps(in + i * ld);
-    if (bf16_input) e = detail::bf16_round8(e);
     const __m256i abs_bits = _mm256_and_si256(_mm256_castps_si256(e), abs_mask);
     hi = _mm256_max_epi32(hi, abs_bits);
     lo = _mm256_min_epu32(lo, _mm256_sub_epi32(abs_bits, one));  // a zero wraps to the largest value
-    low_bits = _mm256_or_si256(low_bits, abs_bits);
+    if (bf16_input) e = bf16_round_finite8(e);
+    else low_bits = _mm256_or_si256(low_bits, abs_bits);
     if (rht.signs[size_t(i)] < 0) e = _mm256_xor_ps(e, _mm256_set1_ps(-0.0f));
     _mm256_store_ps(x[i], e);
   }
+  const int rounding = bf16_input ? 1 : 0;
   const __m256i field_hi = _mm256_srli_epi32(hi, 23);
   const __m256i field_lo = _mm256_srli_epi32(_mm256_add_epi32(lo, one), 23);  // 0 for an all-zero column
   const __m256i span = _mm256_sub_epi32(field_hi, field_lo);
   auto at_most = [](__m256i a, int limit) { return _mm256_cmpgt_epi32(_mm256_set1_epi32(limit + 1), a); };
   const __m256i common = _mm256_and_si256(at_most(field_hi, 254), _mm256_cmpgt_epi32(field_lo, _mm256_set1_epi32(25)));
-  const __m256i fp64_ok = _mm256_and_si256(common, at_most(span, max_exact_span(4)));
+  const __m256i fp64_ok = _mm256_and_si256(common, at_most(span, max_exact_span(4) - rounding));
   const __m256i bf16_lanes = _mm256_cmpeq_epi32(_mm256_and_si256(low_bits, _mm256_set1_epi32(0xFFFF)), _mm256_setzero_si256());
-  const __m256i fp32_ok =
-      _mm256_and_si256(_mm256_and_si256(common, bf16_lanes), _mm256_and_si256(at_most(span, 12), at_most(field_hi, 250)));
+  const __m256i fp32_ok = _mm256_and_si256(_mm256_and_si256(common, bf16_lanes),
+                                           _mm256_and_si256(at_most(span, 12 - rounding), at_most(field_hi, 250 - rounding)));
 
   // Stage h = 8 as the halves are formed (outputs 0-7 from x_i + x_(i+8), 8-15 from x_i - x_(i+8)),
   // then butterfly8 on each half; the sums times 1/4 (exact: no subnormal output) rounded to bf16,
@@ -457,7 +471,7 @@ __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input,
                     : _mm256_add_ps(_mm256_load_ps(x[i]), _mm256_load_ps(x[i + 8]));
       butterfly8(v, [](__m256 a, __m256 b) { return _mm256_add_ps(a, b); }, [](__m256 a, __m256 b) { return _mm256_sub_ps(a, b); });
 #pragma GCC unroll 8
-      for (int i = 0; i < 8; ++i) finish8(detail::bf16_round8(_mm256_mul_ps(v[i], quarter)), 8 * half + i);
+      for (int i = 0; i < 8; ++i) finish8(bf16_round_finite8(_mm256_mul_ps(v[i], quarter)), 8 * half + i);
     }
   } else {  // fp64, four columns at a time
     __m128 y[2][16];
