@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/formats/bf16.hpp"
 #include "core/formats/fp8.hpp"
 #include "core/formats/ue8m0.hpp"
 #include "core/ops/matmul.hpp"
@@ -73,6 +74,13 @@ bool ue8m0_block_scales(const QuantSpec& spec, const float* amax, int64_t n, flo
 
 void round_bf16(const float* x, float* out, int64_t n);  // out = bf16_round(x), n a multiple of 16
 
+// Block amaxes (>= 0, NaN-free) of raw values turned into those of the bf16-rounded values.
+void round_bf16_amax(float* amax, int64_t n) {
+  int64_t b = 0;
+  for (; b + 8 <= n; b += 8) _mm256_storeu_ps(amax + b, detail::bf16_round8(_mm256_loadu_ps(amax + b)));
+  for (; b < n; ++b) amax[b] = bf16_round(amax[b]);
+}
+
 #ifdef FP4LAB_DIRECT_AVX512
 // E2M1 stochastic rounding of |y| (carry rule) as a grid value 0..6: detail::fp4_sr_value.
 __m512 sr_value(__m512 a, const uint8_t* random) {
@@ -90,9 +98,10 @@ __m512 sr_value(__m512 a, const uint8_t* random) {
   return _mm512_mul_ps(_mm512_cvtepi32_ps(units), step);
 }
 
-// One row of `blocks` blocks: q = 2 × the E2M1 value of x · encode[b] (NaN -> +12, as code 7).
-// Returns whether a y was NaN (the sentinel of quantize's fp4 kernels).
-template <bool kSr>
+// One row of `blocks` blocks: q = 2 × the E2M1 value of x · encode[b] (NaN -> +12, as code 7),
+// x rounded to bf16 first with kBf16. Returns whether a y was NaN (the sentinel of quantize's fp4
+// kernels).
+template <bool kSr, bool kBf16>
 bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block, int64_t blocks, const float* encode) {
   const __m512i sign_bit = _mm512_set1_epi32(int(0x80000000u));
   const __m512i zero = _mm512_setzero_si512();
@@ -100,7 +109,8 @@ bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block,
   for (int64_t b = 0; b < blocks; ++b) {
     const __m512 enc = _mm512_set1_ps(encode[b]);
     for (int64_t i = b * block; i < (b + 1) * block; i += kLanes) {
-      const __m512 y = _mm512_mul_ps(_mm512_loadu_ps(x + i), enc);
+      const __m512 v = _mm512_loadu_ps(x + i);
+      const __m512 y = _mm512_mul_ps(kBf16 ? detail::bf16_round16(v) : v, enc);
       const __mmask16 is_nan = _mm512_cmp_ps_mask(y, y, _CMP_UNORD_Q);
       nan |= is_nan;
       const __mmask16 negative = _mm512_mask_test_epi32_mask(__mmask16(~is_nan), _mm512_castps_si512(y), sign_bit);
@@ -179,13 +189,14 @@ void round_bf16(const float* x, float* out, int64_t n) {
 // One row of `blocks` blocks (see the AVX-512 encode_row): 32 elements per step (two 16-blocks or
 // half a 32-block; the lanes' encode multipliers broadcast per 16), packed to bytes by two in-lane
 // packs and one cross-lane permutation; a last 16 alone.
-template <bool kSr>
+template <bool kSr, bool kBf16>
 bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block, int64_t blocks, const float* encode) {
   using detail::fp4_twice_signed8;
   const int64_t cols = block * blocks;
   int nan = 0;
   auto twice = [&](int64_t i, __m256 enc) {
-    return fp4_twice_signed8<kSr>(_mm256_loadu_ps(x + i), enc, kSr ? random + i : nullptr, nan);
+    const __m256 v = _mm256_loadu_ps(x + i);
+    return fp4_twice_signed8<kSr>(kBf16 ? detail::bf16_round8(v) : v, enc, kSr ? random + i : nullptr, nan);
   };
   int64_t i = 0;
   for (; i + 32 <= cols; i += 32) {
@@ -487,7 +498,10 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
   }
   const int64_t block = spec.block, blocks = cols / block;
   const bool bf16 = spec.operand_dtype == OperandDtype::bf16;
-  const bool transformed = bf16 || spec.rht;
+  // bf16 operands without RHT or 4over6 are rounded where they are read, not into scratch: the block
+  // amaxes of the rounded values are the rounded amaxes (bf16 rounding is monotone and odd)
+  const bool bf16_on_the_fly = bf16 && !spec.rht && spec.four_over_six == FourOverSix::off;
+  const bool transformed = (bf16 && !bf16_on_the_fly) || spec.rht;
   const float* src = transformed ? scratch : in;
 
   out.rows = rows;
@@ -521,13 +535,14 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
       const float* x = in + r * cols;
       float* s = scratch + r * cols;
       float* block_amax = amax_data + r * blocks;
-      if (bf16) {
+      if (bf16 && !bf16_on_the_fly) {
         round_bf16(x, s, cols);
         x = s;
       }
       float m = spec.rht ? rht_row(rht, x, s, cols, rht_gives_blocks ? block_amax : nullptr) : 0.0f;
       if (!rht_gives_blocks) {
         detail::block_abs_max(src + r * cols, block, blocks, block_amax);
+        if (bf16_on_the_fly) round_bf16_amax(block_amax, blocks);
         for (int64_t b = 0; b < blocks; ++b) m = block_amax[b] > m ? block_amax[b] : m;
       }
       row_data[r] = m;
@@ -564,8 +579,10 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
         int8_t* q = q_data + r * cols;
         if (sr) stream.fill(rnd.global_index(r, 0, cols), cols, random.data());
         const float* x = src + r * cols;
-        bool row_nan = sr ? encode_row<true>(x, q, random.data(), block, blocks, encode.data())
-                          : encode_row<false>(x, q, nullptr, block, blocks, encode.data());
+        bool row_nan = sr ? (bf16_on_the_fly ? encode_row<true, true>(x, q, random.data(), block, blocks, encode.data())
+                                             : encode_row<true, false>(x, q, random.data(), block, blocks, encode.data()))
+                          : (bf16_on_the_fly ? encode_row<false, true>(x, q, nullptr, block, blocks, encode.data())
+                                             : encode_row<false, false>(x, q, nullptr, block, blocks, encode.data()));
         if (!row_nan && suspect) row_nan = row_dequant_nonfinite(spec, tensor, q, scale_r, block, blocks);
         nonfinite = nonfinite || row_nan;
       }
