@@ -25,11 +25,19 @@ Philox::ctr_type draw(const Philox::key_type& key, uint32_t c0, uint32_t c1, uin
 }
 
 #ifdef __AVX2__
-// The ten Philox4x32 rounds of Random123 (philox4x32round, philox4x32bumpkey) on eight lanes:
-// counters {lo, hi (the 64-bit group), step (64 bits)} in, the four words of each draw out.
-void rounds8(const uint32_t key[2], __m256i lo, __m256i hi, const uint32_t step[2], __m256i words[4]) {
-  __m256i c0 = lo, c1 = hi;
-  __m256i c2 = _mm256_set1_epi32(static_cast<int>(step[0])), c3 = _mm256_set1_epi32(static_cast<int>(step[1]));
+// The ten Philox4x32 rounds of Random123 (philox4x32round, philox4x32bumpkey) on kSets x eight
+// lanes, the sets interleaved (independent chains hide the multiplies' latency): counters
+// {lo, hi (the 64-bit group), step (64 bits)} in, the four words of each draw out.
+template <int kSets>
+void rounds8(const uint32_t key[2], const __m256i (&lo)[kSets], const __m256i (&hi)[kSets], const uint32_t step[2],
+             __m256i (&words)[kSets][4]) {
+  __m256i c0[kSets], c1[kSets], c2[kSets], c3[kSets];
+  for (int s = 0; s < kSets; ++s) {
+    c0[s] = lo[s];
+    c1[s] = hi[s];
+    c2[s] = _mm256_set1_epi32(static_cast<int>(step[0]));
+    c3[s] = _mm256_set1_epi32(static_cast<int>(step[1]));
+  }
   __m256i k0 = _mm256_set1_epi32(static_cast<int>(key[0])), k1 = _mm256_set1_epi32(static_cast<int>(key[1]));
   const __m256i m0 = _mm256_set1_epi32(static_cast<int>(0xD2511F53u));  // PHILOX_M4x32_0
   const __m256i m1 = _mm256_set1_epi32(static_cast<int>(0xCD9E8D57u));  // PHILOX_M4x32_1
@@ -47,18 +55,23 @@ void rounds8(const uint32_t key[2], __m256i lo, __m256i hi, const uint32_t step[
       k0 = _mm256_add_epi32(k0, w0);
       k1 = _mm256_add_epi32(k1, w1);
     }
-    __m256i lo0, hi0, lo1, hi1;
-    mulhilo(c0, m0, lo0, hi0);
-    mulhilo(c2, m1, lo1, hi1);
-    c0 = _mm256_xor_si256(_mm256_xor_si256(hi1, c1), k0);
-    c1 = lo1;
-    c2 = _mm256_xor_si256(_mm256_xor_si256(hi0, c3), k1);
-    c3 = lo0;
+#pragma GCC unroll 2
+    for (int s = 0; s < kSets; ++s) {
+      __m256i lo0, hi0, lo1, hi1;
+      mulhilo(c0[s], m0, lo0, hi0);
+      mulhilo(c2[s], m1, lo1, hi1);
+      c0[s] = _mm256_xor_si256(_mm256_xor_si256(hi1, c1[s]), k0);
+      c1[s] = lo1;
+      c2[s] = _mm256_xor_si256(_mm256_xor_si256(hi0, c3[s]), k1);
+      c3[s] = lo0;
+    }
   }
-  words[0] = c0;
-  words[1] = c1;
-  words[2] = c2;
-  words[3] = c3;
+  for (int s = 0; s < kSets; ++s) {
+    words[s][0] = c0[s];
+    words[s][1] = c1[s];
+    words[s][2] = c2[s];
+    words[s][3] = c3[s];
+  }
 }
 
 // The 64-bit groups first + i · stride, i = 0..7, as low and high words on eight lanes.
@@ -74,27 +87,30 @@ void groups8(uint64_t first, uint64_t stride, __m256i& lo, __m256i& hi) {
 #endif
 
 #if defined(__AVX2__) && !defined(__AVX512F__)
-// Eight consecutive draws of a stream at once (counters {group + i, step}, i = 0..7) and their 128
-// bytes in draw order. Tested against group_bytes.
-void draw8(const uint32_t key[2], uint64_t group, const uint32_t step[2], uint8_t* out) {
-  __m256i lo, hi, c[4];
-  groups8(group, 1, lo, hi);
-  rounds8(key, lo, hi, step, c);
-  // Words (c0, c1, c2, c3) of draw i to bytes 16i .. 16i + 15.
-  const __m256i t0 = _mm256_unpacklo_epi32(c[0], c[1]), t1 = _mm256_unpackhi_epi32(c[0], c[1]);
-  const __m256i t2 = _mm256_unpacklo_epi32(c[2], c[3]), t3 = _mm256_unpackhi_epi32(c[2], c[3]);
-  const __m256i d04 = _mm256_unpacklo_epi64(t0, t2), d15 = _mm256_unpackhi_epi64(t0, t2);
-  const __m256i d26 = _mm256_unpacklo_epi64(t1, t3), d37 = _mm256_unpackhi_epi64(t1, t3);
-  __m256i* dst = reinterpret_cast<__m256i*>(out);
-  _mm256_storeu_si256(dst, _mm256_permute2x128_si256(d04, d15, 0x20));
-  _mm256_storeu_si256(dst + 1, _mm256_permute2x128_si256(d26, d37, 0x20));
-  _mm256_storeu_si256(dst + 2, _mm256_permute2x128_si256(d04, d15, 0x31));
-  _mm256_storeu_si256(dst + 3, _mm256_permute2x128_si256(d26, d37, 0x31));
+// Sixteen consecutive draws of a stream at once (counters {group + i, step}, i = 0..15; two
+// interleaved sets of eight lanes) and their 256 bytes in draw order. Tested against group_bytes.
+void draw16(const uint32_t key[2], uint64_t group, const uint32_t step[2], uint8_t* out) {
+  __m256i lo[2], hi[2], c[2][4];
+  groups8(group, 1, lo[0], hi[0]);
+  groups8(group + 8, 1, lo[1], hi[1]);
+  rounds8<2>(key, lo, hi, step, c);
+  for (int s = 0; s < 2; ++s) {
+    // Words (c0, c1, c2, c3) of draw i to bytes 16i .. 16i + 15.
+    const __m256i t0 = _mm256_unpacklo_epi32(c[s][0], c[s][1]), t1 = _mm256_unpackhi_epi32(c[s][0], c[s][1]);
+    const __m256i t2 = _mm256_unpacklo_epi32(c[s][2], c[s][3]), t3 = _mm256_unpackhi_epi32(c[s][2], c[s][3]);
+    const __m256i d04 = _mm256_unpacklo_epi64(t0, t2), d15 = _mm256_unpackhi_epi64(t0, t2);
+    const __m256i d26 = _mm256_unpacklo_epi64(t1, t3), d37 = _mm256_unpackhi_epi64(t1, t3);
+    __m256i* dst = reinterpret_cast<__m256i*>(out + 128 * s);
+    _mm256_storeu_si256(dst, _mm256_permute2x128_si256(d04, d15, 0x20));
+    _mm256_storeu_si256(dst + 1, _mm256_permute2x128_si256(d26, d37, 0x20));
+    _mm256_storeu_si256(dst + 2, _mm256_permute2x128_si256(d04, d15, 0x31));
+    _mm256_storeu_si256(dst + 3, _mm256_permute2x128_si256(d26, d37, 0x31));
+  }
 }
 #endif
 
 #ifdef __AVX512F__
-// Sixteen consecutive draws of a stream at once (draw8 of AVX2 builds on sixteen lanes): counters
+// Sixteen consecutive draws of a stream at once on one register set: counters
 // {group + i, step}, i = 0..15, the ten Random123 rounds, 256 bytes in draw order. Tested against
 // group_bytes.
 void draw16(const uint32_t key[2], uint64_t group, const uint32_t step[2], uint8_t* out) {
@@ -160,23 +176,23 @@ void PhiloxStream::group_bytes(uint64_t group, uint8_t out[16]) const {
 }
 
 #ifdef __AVX2__
-void PhiloxStream::group_words8(uint64_t first, uint64_t stride, __m256i words[4]) const {
-  __m256i lo, hi;
-  groups8(first, stride, lo, hi);
-  rounds8(key_, lo, hi, step_, words);
+void PhiloxStream::group_words16(uint64_t first, uint64_t stride, __m256i (&words)[2][4]) const {
+  __m256i lo[2], hi[2];
+  groups8(first, stride, lo[0], hi[0]);
+  groups8(first + 8 * stride, stride, lo[1], hi[1]);
+  rounds8<2>(key_, lo, hi, step_, words);
 }
 #endif
 
 void PhiloxStream::fill(uint64_t first, int64_t n, uint8_t* out) const {
 #if defined(__AVX512F__) || defined(__AVX2__)
-  // Batches of consecutive groups (sixteen on AVX-512, eight on AVX2): straight into `out`, or a
-  // partial batch drawn whole.
+  // Batches of sixteen consecutive groups: straight into `out`, or a partial batch drawn whole.
 #ifdef __AVX512F__
   constexpr int64_t kBatch = 256;
   auto draw_batch = [&](uint64_t group, uint8_t* dst) { draw16(key_, group, step_, dst); };
 #else
-  constexpr int64_t kBatch = 128;
-  auto draw_batch = [&](uint64_t group, uint8_t* dst) { draw8(key_, group, step_, dst); };
+  constexpr int64_t kBatch = 256;
+  auto draw_batch = [&](uint64_t group, uint8_t* dst) { draw16(key_, group, step_, dst); };
 #endif
   for (int64_t done = 0; done < n;) {
     const uint64_t index = first + static_cast<uint64_t>(done);

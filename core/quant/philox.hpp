@@ -22,9 +22,9 @@ class PhiloxStream {
   // Bytes for the elements [first, first + n).
   void fill(uint64_t first, int64_t n, uint8_t* out) const;
 #ifdef __AVX2__
-  // Eight draws at once, of the groups first + j · stride (j = 0..7): words[w] lane j = word w of
-  // draw j, so element byte b of group j is byte b % 4 of words[b / 4] lane j.
-  void group_words8(uint64_t first, uint64_t stride, __m256i words[4]) const;
+  // Sixteen draws at once, of the groups first + j · stride (j = 0..15): words[j / 8][w] lane j % 8
+  // = word w of draw j, so element byte b of group j is byte b % 4 of words[j / 8][b / 4] lane j % 8.
+  void group_words16(uint64_t first, uint64_t stride, __m256i (&words)[2][4]) const;
 #endif
 
  private:
