@@ -198,9 +198,9 @@ TEST(Fp4Quantize, DataParallelSlice) {
   omp_set_num_threads(2);
 }
 
-// A transposed input: read down its columns in slabs of one block (1D specs, whole eight-column
-// strips), or transposed first (2D, 4over6, an RHT of 32, a strip left over), at 1 and 2 threads,
-// alone and as a rank's slice.
+// A transposed input: read down its columns in slabs of one block on AVX2 builds (1D specs, whole
+// 16-column tiles), or transposed first (2D, 4over6, an RHT of 32, columns left over; AVX-512
+// builds), at 1 and 2 threads, alone and as a rank's slice.
 TEST(Fp4Quantize, TransposedInput) {
   if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has neither AVX-512 nor AVX2: every operand takes the general path";
   const int64_t shapes[][2] = {{32, 64}, {24, 96}, {20, 96}, {48, 512}, {8, 32}};

@@ -293,6 +293,38 @@ bool row_dequant_nonfinite(const QuantSpec& spec, const TensorScaling& t, const 
   return false;
 }
 
+// The tensor amax from the units' maxima (rows or slabs), reduce_amax applied (an error kept for
+// the caller to rethrow after the parallel region), and the tensor's scaling.
+TensorScaling scale_tensor(const QuantSpec& spec, const QuantOutputs& extra, const float* unit_max, int64_t units,
+                           float& amax, std::exception_ptr& hook_error) {
+  for (int64_t u = 0; u < units; ++u) amax = unit_max[u] > amax ? unit_max[u] : amax;
+  try {
+    if (extra.reduce_amax && needs_tensor_amax(spec)) amax = (*extra.reduce_amax)(amax);
+  } catch (...) {
+    hook_error = std::current_exception();
+  }
+  return tensor_scaling(spec, amax);
+}
+
+// The operand's global factor and the caller's outputs, once the codes and scales are written.
+void finish_operand(const QuantSpec& spec, const QuantOutputs& extra, float amax, bool nonfinite, Fp4Operand& out) {
+  nonfinite = nonfinite || amax == std::numeric_limits<float>::infinity();
+  if (spec.scale == ScaleFormat::ue8m0) {
+    out.unit.assign(1, 1.0f);
+    out.denom = 1.0f;
+  } else {
+    out.unit.assign(1, amax);
+    out.denom = 6.0f * float(spec.global_e4m3_max);  // exact
+  }
+  out.valid = true;
+  if (extra.global_amax) *extra.global_amax = amax;
+  if (extra.nonfinite) *extra.nonfinite = nonfinite;
+}
+
+#ifndef FP4LAB_DIRECT_AVX512
+// The slab path (eight lanes) runs on AVX2 builds, where it measured faster than the transpose and
+// the row passes (bench/README.md, On an AVX2 CPU); AVX-512 builds keep those (sixteen lanes).
+
 // Whether quantize_fp4_operand reads a transposed input in stored slabs (quantize_slabs): 1D blocks
 // of 16 or 32 along the stored rows, no 4over6, an RHT of 16 if any, whole 16-column tiles,
 // and SR groups that start at block boundaries (the operand's global row length and column offset
@@ -343,34 +375,6 @@ void encode_tile(const float* x, int64_t ld_x, __m256 enc, const __m256i (&words
     c[i] = detail::fp4_twice_signed8<kSr>(_mm256_loadu_ps(x + i * ld_x), enc, bytes, nan);
   }
   store_codes_transposed(c, q, ld_q);
-}
-
-// The tensor amax from the units' maxima (rows or slabs), reduce_amax applied (an error kept for
-// the caller to rethrow after the parallel region), and the tensor's scaling.
-TensorScaling scale_tensor(const QuantSpec& spec, const QuantOutputs& extra, const float* unit_max, int64_t units,
-                           float& amax, std::exception_ptr& hook_error) {
-  for (int64_t u = 0; u < units; ++u) amax = unit_max[u] > amax ? unit_max[u] : amax;
-  try {
-    if (extra.reduce_amax && needs_tensor_amax(spec)) amax = (*extra.reduce_amax)(amax);
-  } catch (...) {
-    hook_error = std::current_exception();
-  }
-  return tensor_scaling(spec, amax);
-}
-
-// The operand's global factor and the caller's outputs, once the codes and scales are written.
-void finish_operand(const QuantSpec& spec, const QuantOutputs& extra, float amax, bool nonfinite, Fp4Operand& out) {
-  nonfinite = nonfinite || amax == std::numeric_limits<float>::infinity();
-  if (spec.scale == ScaleFormat::ue8m0) {
-    out.unit.assign(1, 1.0f);
-    out.denom = 1.0f;
-  } else {
-    out.unit.assign(1, amax);
-    out.denom = 6.0f * float(spec.global_e4m3_max);  // exact
-  }
-  out.valid = true;
-  if (extra.global_amax) *extra.global_amax = amax;
-  if (extra.nonfinite) *extra.nonfinite = nonfinite;
 }
 
 // quantize_fp4_operand of a transposed input (slab_path): `in` is stored [cols, rows] and the
@@ -473,6 +477,8 @@ void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols,
   finish_operand(spec, extra, amax, nonfinite, out);
 }
 
+#endif  // !FP4LAB_DIRECT_AVX512
+
 }  // namespace
 
 bool fp4_direct_supported(const QuantSpec& spec) {
@@ -494,7 +500,9 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
   const std::string problem = validate(spec, rows, cols);
   if (!problem.empty()) throw std::invalid_argument(problem);
   if (transposed) {
+#ifndef FP4LAB_DIRECT_AVX512
     if (slab_path(spec, rnd, rows, cols)) return quantize_slabs(in, scratch, rows, cols, spec, rnd, extra, out);
+#endif
     transpose(scratch, in, cols, rows);  // then as stored, in place
     in = scratch;
   }

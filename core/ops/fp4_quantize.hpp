@@ -23,9 +23,9 @@ bool fp4_direct_supported(const QuantSpec& spec);
 // as quantize() applies it. Other outputs of `extra` must be null. `scratch` [rows, cols] receives
 // the bf16-rounded or Hadamard-transformed tensor when the spec has one (it may be `in`); its
 // contents afterwards are not a dequantized copy. With `transposed`, `in` is stored [cols, rows]
-// (the operand is its transpose, as wgrad's Xᵀ and dYᵀ are) and must not be `scratch`: 1D blocks of
-// 16 or 32 are quantized from the stored layout, down its columns (no fp32 transpose); other specs
-// are transposed into scratch first. Throws std::invalid_argument as quantize() does, and
+// (the operand is its transpose, as wgrad's Xᵀ and dYᵀ are) and must not be `scratch`: on AVX2
+// builds 1D blocks of 16 or 32 are quantized from the stored layout, down its columns (no fp32
+// transpose); other specs, and every spec on AVX-512 builds, are transposed into scratch first. Throws std::invalid_argument as quantize() does, and
 // std::logic_error for a spec fp4_direct_supported() rejects.
 void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t cols, const QuantSpec& spec,
                           const QuantRandom& rnd, const QuantOutputs& extra, Fp4Operand& out, bool transposed = false);
