@@ -232,7 +232,7 @@ std::vector<FidelityRecord> fidelity_at(int64_t s) {
     for (const GemmRole role : {GemmRole::fprop, GemmRole::dgrad, GemmRole::wgrad}) {
       const float gain = role == GemmRole::fprop ? 0.99f : role == GemmRole::dgrad ? 0.97f : t == 0 ? 0.9f : 0.95f;
       const bool sr = t == 1 && role == GemmRole::wgrad;
-      out.push_back(FidelityRecord{s, t, role, 1 - gain, gain, 0.99f, sr ? 0.02f : kNaN, sr ? 0.1f : kNaN});
+      out.push_back(FidelityRecord{s, t, role, 1 - gain, gain, 0.99f, sr ? 0.02f : float(kNaN), sr ? 0.1f : float(kNaN)});
     }
   return out;
 }
