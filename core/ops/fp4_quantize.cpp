@@ -5,7 +5,9 @@
 // it) and the element loop, sixteen (AVX-512) or eight (AVX2) elements per register: y = x · encode
 // rounded to the E2M1 grid (RNE, or SR with the same Philox bytes), stored as the integer
 // 2 × value. Every lane runs the operations quantize's AVX2 kernels run for that element, so the
-// bits agree; the two builds' kernels below differ only in their vector width.
+// bits agree; the two builds' kernels below differ only in their vector width. A transposed input
+// (wgrad's Xᵀ, dYᵀ) is transposed into scratch first, or, on AVX2 builds, quantized as stored by
+// the slab path (quantize_slabs).
 #include "core/ops/fp4_quantize.hpp"
 
 #include <immintrin.h>
