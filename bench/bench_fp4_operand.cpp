@@ -42,7 +42,8 @@ const OperandCase kCases[] = {
     {"te_fprop_w_576x192_2d_4over6_bf16", 576, 192, Tile::d2, Rounding::rne, false, true, FourOverSix::mae},
 };
 
-void BM_Fp4Operand(benchmark::State& state, OperandCase c) {
+// The case's nvfp4 spec.
+QuantSpec spec_of(const OperandCase& c) {
   QuantSpec spec;
   named_format("nvfp4", spec);
   spec.tile = c.tile;
@@ -50,14 +51,26 @@ void BM_Fp4Operand(benchmark::State& state, OperandCase c) {
   spec.rht = c.rht;
   if (c.bf16) spec.operand_dtype = OperandDtype::bf16;
   spec.four_over_six = c.four_over_six;
-  if (!fp4_direct_supported(spec)) {
-    state.SkipWithError("no direct path on this build (it needs AVX-512)");
-    return;
-  }
-  std::vector<float> x(size_t(c.rows * c.cols)), out(x.size()), scratch(x.size());
+  return spec;
+}
+
+// The case's input: Gaussian, sigma 1e-3.
+std::vector<float> input_of(const OperandCase& c) {
+  std::vector<float> x(size_t(c.rows * c.cols));
   std::mt19937 gen(1);
   std::normal_distribution<float> normal(0.0f, 1e-3f);
   for (float& v : x) v = normal(gen);
+  return x;
+}
+
+void BM_Fp4Operand(benchmark::State& state, OperandCase c) {
+  const QuantSpec spec = spec_of(c);
+  if (!fp4_direct_supported(spec)) {
+    state.SkipWithError("no direct path on this build (it needs AVX-512 or AVX2)");
+    return;
+  }
+  const std::vector<float> x = input_of(c);
+  std::vector<float> out(x.size()), scratch(x.size());
   std::vector<uint8_t> codes, scales;
   std::vector<float> row_amax;
   float amax = 0.0f;
@@ -97,19 +110,13 @@ void BM_Fp4Operand(benchmark::State& state, OperandCase c) {
 // step, where X was written in the forward pass) when `cold`. Reports ns per element of each and
 // x = transpose-first time / as-stored time.
 void BM_Fp4OperandTransposed(benchmark::State& state, OperandCase c, bool cold) {
-  QuantSpec spec;
-  named_format("nvfp4", spec);
-  spec.rounding = c.rounding;
-  spec.rht = c.rht;
-  if (c.bf16) spec.operand_dtype = OperandDtype::bf16;
+  const QuantSpec spec = spec_of(c);
   if (!fp4_direct_supported(spec)) {
     state.SkipWithError("no direct path on this build (it needs AVX-512 or AVX2)");
     return;
   }
-  std::vector<float> stored(size_t(c.rows * c.cols)), scratch(stored.size());
-  std::mt19937 gen(1);
-  std::normal_distribution<float> normal(0.0f, 1e-3f);
-  for (float& v : stored) v = normal(gen);
+  const std::vector<float> stored = input_of(c);  // [cols, rows]: the operand's transpose as stored
+  std::vector<float> scratch(stored.size());
   std::vector<char> flush(cold ? size_t(32) << 20 : 0);
   auto evict = [&] {
     for (size_t i = 0; i < flush.size(); i += 64) flush[i] = char(flush[i] + 1);

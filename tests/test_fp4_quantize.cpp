@@ -7,6 +7,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -150,12 +151,13 @@ TEST(Fp4Quantize, SupportedSpecs) {
   EXPECT_FALSE(fp4_direct_supported(named("bf16")));
 }
 
-TEST(Fp4Quantize, SameOperandAsQuantizeThenCodes) {
-  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has neither AVX-512 nor AVX2: every operand takes the general path";
-  const int64_t shapes[][2] = {{32, 64}, {48, 96}, {16, 512}};
+// check(variant, rows, cols, x, what) for every variant and shape (those it can take), on hostile,
+// Gaussian, tiny and huge tensors, at 1 and 2 threads.
+template <class Check>
+void for_each_case(const std::vector<std::array<int64_t, 2>>& shapes, Check check) {
   for (const Variant& v : variants())
-    for (const auto& shape : shapes) {
-      const int64_t rows = shape[0], cols = shape[1];
+    for (const auto& [rows, cols] : shapes) {
+      if (cols % v.spec.block != 0 || (v.spec.tile == Tile::d2 && rows % v.spec.block != 0)) continue;
       const std::vector<std::pair<std::string, std::vector<float>>> tensors = {
           {"hostile", hostile(rows, cols, 3)},
           {"hostile finite", hostile(rows, cols, 4, false)},
@@ -166,15 +168,23 @@ TEST(Fp4Quantize, SameOperandAsQuantizeThenCodes) {
       for (const auto& [tname, x] : tensors)
         for (int threads : {1, 2}) {
           omp_set_num_threads(threads);
-          const QuantRandom rnd{11, 3, 7};
-          const std::string what = v.name + " " + tname + " [" + std::to_string(rows) + ", " + std::to_string(cols) +
-                                   "] threads " + std::to_string(threads);
-          expect_same(general(x, rows, cols, v.spec, rnd, nullptr), direct(x, rows, cols, v.spec, rnd, nullptr, false), what);
-          expect_same(general(x, rows, cols, v.spec, rnd, nullptr), direct(x, rows, cols, v.spec, rnd, nullptr, true),
-                      what + " in place");
+          check(v, rows, cols, x,
+                v.name + " " + tname + " [" + std::to_string(rows) + ", " + std::to_string(cols) + "] threads " +
+                    std::to_string(threads));
         }
     }
   omp_set_num_threads(2);
+}
+
+TEST(Fp4Quantize, SameOperandAsQuantizeThenCodes) {
+  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has neither AVX-512 nor AVX2: every operand takes the general path";
+  const QuantRandom rnd{11, 3, 7};
+  for_each_case({{32, 64}, {48, 96}, {16, 512}}, [&](const Variant& v, int64_t rows, int64_t cols,
+                                                     const std::vector<float>& x, const std::string& what) {
+    expect_same(general(x, rows, cols, v.spec, rnd, nullptr), direct(x, rows, cols, v.spec, rnd, nullptr, false), what);
+    expect_same(general(x, rows, cols, v.spec, rnd, nullptr), direct(x, rows, cols, v.spec, rnd, nullptr, true),
+                what + " in place");
+  });
 }
 
 // A rank's slice: the amax hook (here: the max with another rank's 1e3) and SR bytes keyed by the
@@ -203,35 +213,17 @@ TEST(Fp4Quantize, DataParallelSlice) {
 // builds), at 1 and 2 threads, alone and as a rank's slice.
 TEST(Fp4Quantize, TransposedInput) {
   if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has neither AVX-512 nor AVX2: every operand takes the general path";
-  const int64_t shapes[][2] = {{32, 64}, {24, 96}, {20, 96}, {48, 512}, {8, 32}};
   const std::function<float(float)> reduce = [](float a) { return std::max(a, 3.0f); };
-  QuantRandom slice{11, 3, 7};
+  const QuantRandom rnd{11, 3, 7};
+  QuantRandom slice = rnd;
   slice.col_offset = 64;
   slice.global_cols = 1024;
-  for (const Variant& v : variants())
-    for (const auto& shape : shapes) {
-      const int64_t rows = shape[0], cols = shape[1];
-      if (cols % v.spec.block != 0 || (v.spec.tile == Tile::d2 && rows % v.spec.block != 0)) continue;
-      const std::vector<std::pair<std::string, std::vector<float>>> tensors = {
-          {"hostile", hostile(rows, cols, 3)},
-          {"hostile finite", hostile(rows, cols, 4, false)},
-          {"gaussian", gaussian(size_t(rows * cols), 5)},
-          {"tiny", gaussian(size_t(rows * cols), 6, 1e-30)},
-          {"huge", gaussian(size_t(rows * cols), 7, 1e36)},
-      };
-      for (const auto& [tname, x] : tensors)
-        for (int threads : {1, 2}) {
-          omp_set_num_threads(threads);
-          const QuantRandom rnd{11, 3, 7};
-          const std::string what = v.name + " " + tname + " [" + std::to_string(rows) + ", " + std::to_string(cols) +
-                                   "] threads " + std::to_string(threads);
-          expect_same(general(x, rows, cols, v.spec, rnd, nullptr),
-                      direct_from_transpose(x, rows, cols, v.spec, rnd, nullptr), what);
-          expect_same(general(x, rows, cols, v.spec, slice, &reduce),
-                      direct_from_transpose(x, rows, cols, v.spec, slice, &reduce), what + " slice");
-        }
-    }
-  omp_set_num_threads(2);
+  for_each_case({{32, 64}, {24, 96}, {20, 96}, {48, 512}, {8, 32}}, [&](const Variant& v, int64_t rows, int64_t cols,
+                                                                        const std::vector<float>& x, const std::string& what) {
+    expect_same(general(x, rows, cols, v.spec, rnd, nullptr), direct_from_transpose(x, rows, cols, v.spec, rnd, nullptr), what);
+    expect_same(general(x, rows, cols, v.spec, slice, &reduce), direct_from_transpose(x, rows, cols, v.spec, slice, &reduce),
+                what + " slice");
+  });
   std::vector<float> x(32 * 16, 1.0f);
   Fp4Operand op;
   EXPECT_THROW(quantize_fp4_operand(x.data(), x.data(), 16, 32, named("nvfp4"), {}, {}, op, true), std::logic_error);
