@@ -63,6 +63,15 @@ std::vector<float> input_of(const OperandCase& c) {
   return x;
 }
 
+// Two paths' total seconds over the iterations as ns per element each, and x = a / b.
+void report(benchmark::State& state, const OperandCase& c, const std::string& a, double a_seconds, const std::string& b,
+            double b_seconds) {
+  const double elements = double(state.iterations()) * double(c.rows * c.cols);
+  state.counters[a + "_ns_per_el"] = 1e9 * a_seconds / elements;
+  state.counters[b + "_ns_per_el"] = 1e9 * b_seconds / elements;
+  state.counters["x"] = a_seconds / b_seconds;
+}
+
 void BM_Fp4Operand(benchmark::State& state, OperandCase c) {
   const QuantSpec spec = spec_of(c);
   if (!fp4_direct_supported(spec)) {
@@ -98,10 +107,7 @@ void BM_Fp4Operand(benchmark::State& state, OperandCase c) {
     general_seconds += std::chrono::duration<double>(t1 - t0).count();
     direct_seconds += std::chrono::duration<double>(t2 - t1).count();
   }
-  const double elements = double(state.iterations()) * double(c.rows * c.cols);
-  state.counters["general_ns_per_el"] = 1e9 * general_seconds / elements;
-  state.counters["direct_ns_per_el"] = 1e9 * direct_seconds / elements;
-  state.counters["x"] = general_seconds / direct_seconds;
+  report(state, c, "general", general_seconds, "direct", direct_seconds);
 }
 
 // wgrad's operands are transposes of tensors stored [tokens, features] (Xᵀ, dYᵀ): the quantizer
@@ -148,10 +154,7 @@ void BM_Fp4OperandTransposed(benchmark::State& state, OperandCase c, bool cold) 
     first_seconds += std::chrono::duration<double>(t1 - t0).count();
     stored_seconds += std::chrono::duration<double>(t3 - t2).count();
   }
-  const double elements = double(state.iterations()) * double(c.rows * c.cols);
-  state.counters["transpose_first_ns_per_el"] = 1e9 * first_seconds / elements;
-  state.counters["as_stored_ns_per_el"] = 1e9 * stored_seconds / elements;
-  state.counters["x"] = first_seconds / stored_seconds;
+  report(state, c, "transpose_first", first_seconds, "as_stored", stored_seconds);
 }
 
 const OperandCase kTransposedCases[] = {
