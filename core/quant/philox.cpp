@@ -84,16 +84,22 @@ void groups8(uint64_t first, uint64_t stride, __m256i& lo, __m256i& hi) {
   lo = _mm256_load_si256(reinterpret_cast<const __m256i*>(l));
   hi = _mm256_load_si256(reinterpret_cast<const __m256i*>(h));
 }
+
+// Sixteen draws, of the groups first + j · stride (j = 0..15), as two sets of eight lanes' words.
+void words16(const uint32_t key[2], uint64_t first, uint64_t stride, const uint32_t step[2], __m256i (&words)[2][4]) {
+  __m256i lo[2], hi[2];
+  groups8(first, stride, lo[0], hi[0]);
+  groups8(first + 8 * stride, stride, lo[1], hi[1]);
+  rounds8<2>(key, lo, hi, step, words);
+}
 #endif
 
 #if defined(__AVX2__) && !defined(__AVX512F__)
 // Sixteen consecutive draws of a stream at once (counters {group + i, step}, i = 0..15; two
 // interleaved sets of eight lanes) and their 256 bytes in draw order. Tested against group_bytes.
 void draw16(const uint32_t key[2], uint64_t group, const uint32_t step[2], uint8_t* out) {
-  __m256i lo[2], hi[2], c[2][4];
-  groups8(group, 1, lo[0], hi[0]);
-  groups8(group + 8, 1, lo[1], hi[1]);
-  rounds8<2>(key, lo, hi, step, c);
+  __m256i c[2][4];
+  words16(key, group, 1, step, c);
   for (int s = 0; s < 2; ++s) {
     // Words (c0, c1, c2, c3) of draw i to bytes 16i .. 16i + 15.
     const __m256i t0 = _mm256_unpacklo_epi32(c[s][0], c[s][1]), t1 = _mm256_unpackhi_epi32(c[s][0], c[s][1]);
@@ -177,23 +183,16 @@ void PhiloxStream::group_bytes(uint64_t group, uint8_t out[16]) const {
 
 #ifdef __AVX2__
 void PhiloxStream::group_words16(uint64_t first, uint64_t stride, __m256i (&words)[2][4]) const {
-  __m256i lo[2], hi[2];
-  groups8(first, stride, lo[0], hi[0]);
-  groups8(first + 8 * stride, stride, lo[1], hi[1]);
-  rounds8<2>(key_, lo, hi, step_, words);
+  words16(key_, first, stride, step_, words);
 }
 #endif
 
 void PhiloxStream::fill(uint64_t first, int64_t n, uint8_t* out) const {
 #if defined(__AVX512F__) || defined(__AVX2__)
-  // Batches of sixteen consecutive groups: straight into `out`, or a partial batch drawn whole.
-#ifdef __AVX512F__
+  // Batches of sixteen consecutive groups (draw16): straight into `out`, or a partial batch drawn
+  // whole.
   constexpr int64_t kBatch = 256;
   auto draw_batch = [&](uint64_t group, uint8_t* dst) { draw16(key_, group, step_, dst); };
-#else
-  constexpr int64_t kBatch = 256;
-  auto draw_batch = [&](uint64_t group, uint8_t* dst) { draw16(key_, group, step_, dst); };
-#endif
   for (int64_t done = 0; done < n;) {
     const uint64_t index = first + static_cast<uint64_t>(done);
     const int64_t offset = static_cast<int64_t>(index % 16);
