@@ -9,6 +9,7 @@
 #include <cfloat>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -602,6 +603,105 @@ TEST(Rht, FastRowsOfModestRangeMatchReference) {
     }
   }
 }
+
+#ifdef __AVX2__
+// The [16, 8] tile down the columns (wgrad's operands as stored) against the reference per column,
+// on columns whose fp32 butterfly is exact (bf16 values of small span), rounds harmlessly (fp32
+// Gaussians: certified), or rounds onto the wrong side of a bf16 midpoint or to a false zero (the
+// tile must take the fp64 path), next to columns that take the per-column fallback.
+TEST(Rht, TileDownColumnsMatchesReference) {
+  const Rht rht = make_rht(16, 0);  // s_0 = s_1 = +1
+  std::vector<std::pair<std::string, std::vector<std::vector<float>>>> tiles;  // eight columns each
+  auto column = [](uint64_t seed, double sigma) { return gaussian(16, seed, sigma); };
+  std::vector<std::vector<float>> plain;
+  for (uint64_t j = 0; j < 8; ++j) plain.push_back(column(100 + j, std::ldexp(1.0, int(j) * 9 - 30)));
+  tiles.push_back({"gaussian", plain});
+  // y_0, y_1 = (1 + 2^-8) +- 2^-k: a bf16 midpoint nudged; fp32 sums round it onto the midpoint
+  // for k >= 24, where only the fp64 path (or the reference) sees which side it is on.
+  for (int k : {20, 22, 23, 24, 25}) {
+    std::vector<std::vector<float>> cols = plain;
+    cols[size_t(k % 8)].assign(16, 0.0f);
+    cols[size_t(k % 8)][0] = 4.0f * (1.0f + 0x1p-8f);
+    cols[size_t(k % 8)][1] = std::ldexp(4.0f, -k);
+    tiles.push_back({"nudged midpoint k=" + std::to_string(k), cols});
+  }
+  std::vector<std::vector<float>> nudged_gaussian = plain;  // the same among Gaussian terms 2^-26 smaller
+  for (uint64_t j = 0; j < 8; ++j) {
+    nudged_gaussian[j] = column(200 + j, 0x1p-26);
+    nudged_gaussian[j][j % 16] = 4.0f * (1.0f + 0x1p-8f) * (j % 2 ? -1.0f : 1.0f);
+  }
+  tiles.push_back({"nudged gaussian", nudged_gaussian});
+  std::vector<std::vector<float>> cancel = plain;  // terms that cancel exactly: zero outputs
+  for (int i = 0; i < 16; ++i) cancel[3][size_t(i)] = 0.75f;
+  cancel[5].assign(16, 0.0f);  // an all-zero column: per-column fallback
+  cancel[6][2] = std::numeric_limits<float>::infinity();  // fallback
+  tiles.push_back({"cancellation and fallbacks", cancel});
+  std::vector<std::vector<float>> range = plain;  // near both ends of the fp32 tile's range
+  for (int i = 0; i < 16; ++i) {
+    range[0][size_t(i)] = std::ldexp(plain[0][size_t(i)] < 0 ? -1.3f : 1.7f, 122 - i % 3);
+    range[1][size_t(i)] = std::ldexp(plain[1][size_t(i)] < 0 ? -1.3f : 1.7f, 124 - i % 3);  // fp64 only
+    range[2][size_t(i)] = std::ldexp(1.0f + float(i) * 0x1p-20f, -100 + i % 3);
+  }
+  tiles.push_back({"range", range});
+  std::vector<std::vector<float>> wide = plain;  // bf16 values over more than 12 binades
+  for (uint64_t j = 0; j < 8; ++j)
+    for (int i = 0; i < 16; ++i) wide[j][size_t(i)] = std::ldexp(wide[j][size_t(i)], (i * 5 + int(j)) % 20 - 10);
+  tiles.push_back({"wide", wide});
+  // Random columns built around bf16 midpoints: a term 4 (1 + (2k + 1) 2^-8) (a midpoint of y_j),
+  // terms a few binades larger that cancel in some outputs, and small terms whose sizes straddle
+  // the fp32 roundings, so that outputs land on and near midpoints on both sides.
+  std::mt19937_64 gen(7);
+  for (int t = 0; t < 400; ++t) {
+    std::vector<std::vector<float>> cols(8, std::vector<float>(16, 0.0f));
+    for (auto& c : cols) {
+      c[gen() % 16] = std::ldexp(1.0f + float(2 * (gen() % 128) + 1) * 0x1p-8f, 2 + int(gen() % 3));
+      const float big = std::ldexp(1.0f + float(gen() % 1024) * 0x1p-10f, 3 + int(gen() % 5));
+      c[gen() % 16] += big;
+      c[gen() % 16] -= big;
+      for (int n = int(gen() % 4); n > 0; --n)
+        c[gen() % 16] += std::ldexp(float(int(gen() % 2001) - 1000) / 1000.0f, -14 - int(gen() % 16));
+    }
+    tiles.push_back({"midpoints " + std::to_string(t), cols});
+  }
+  // Sixteen large terms whose sum y_0 is a bf16 midpoint up to x_0's fp32 rounding: the fp32
+  // stages' errors reach their bound's order here.
+  for (int t = 0; t < 400; ++t) {
+    std::vector<std::vector<float>> cols(8, std::vector<float>(16, 0.0f));
+    for (auto& c : cols) {
+      const double target = std::ldexp(1.0 + double(2 * (gen() % 128) + 1) * 0x1p-8, int(gen() % 3));
+      double rest = 0.0;  // exact: fifteen fp32 terms within a few binades
+      for (int i = 1; i < 16; ++i) {
+        c[size_t(i)] = std::ldexp(float(gen() % (1u << 24)) * 0x1p-24f + 1.0f, 3 + int(gen() % 4)) * (gen() % 2 ? -1.0f : 1.0f);
+        rest += double(rht.signs[size_t(i)]) * c[size_t(i)];
+      }
+      c[0] = float((4.0 * target - rest) * double(rht.signs[0]));
+    }
+    tiles.push_back({"large terms " + std::to_string(t), cols});
+  }
+
+  for (bool bf16_input : {false, true})
+    for (const auto& [name, cols] : tiles) {
+      const int64_t ld = 11;  // a stride that is not the tile's width
+      std::vector<float> in(size_t(16 * ld), std::numeric_limits<float>::quiet_NaN());
+      for (int j = 0; j < 8; ++j)
+        for (int i = 0; i < 16; ++i) in[size_t(i * ld + j)] = cols[size_t(j)][size_t(i)];
+      alignas(32) float tile[16 * 8], maxima[8];
+      _mm256_storeu_ps(maxima, rht16_down8(rht, in.data(), ld, bf16_input, tile));
+      const std::string what = name + (bf16_input ? " bf16" : " fp32");
+      for (int j = 0; j < 8; ++j) {
+        float x[16], ref[16];
+        for (int i = 0; i < 16; ++i) x[i] = bf16_input ? bf16_round(cols[size_t(j)][size_t(i)]) : cols[size_t(j)][size_t(i)];
+        rht_vector_reference(rht, x, ref);
+        float m = 0.0f;
+        for (int i = 0; i < 16; ++i) {
+          ASSERT_EQ(bits_of(tile[8 * i + j]), bits_of(ref[i])) << what << " column " << j << " output " << i;
+          m = std::fabs(ref[i]) > m ? std::fabs(ref[i]) : m;  // NaN ignored
+        }
+        EXPECT_EQ(bits_of(maxima[j]), bits_of(m)) << what << " column " << j;
+      }
+    }
+}
+#endif
 
 TEST(Rht, QuantizedOperandsAreThoseOfTheTransformedTensor) {
   const int64_t rows = 8, cols = 64;

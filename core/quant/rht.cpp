@@ -10,6 +10,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "core/formats/bf16.hpp"
 #include "core/quant/encode_kernels.hpp"
@@ -421,14 +422,14 @@ inline void butterfly8(V (&v)[8], Add add, Sub sub) {
 
 #ifdef __AVX2__
 __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input, float* tile) {
-  // Copy in with the signs applied (exact), rounded to bf16 first if asked, gathering row_path16's
-  // tests per column (lane) on the raw inputs: no NaN or Inf, no all-zero column, nonzero fields
-  // >= 26; the bf16 rounding can raise a field by one, so the spans and the fp32 path's top field
-  // allow one less then. Lanes that fail take the per-column fallback below, so the rounding here
-  // need not treat NaN.
+  // Copy in times s_i / 4 (exact in the lanes the butterflies take: no subnormal results), rounded
+  // to bf16 first if asked, gathering row_path16's tests per column (lane) on the raw inputs: no
+  // NaN or Inf, no all-zero column, nonzero fields >= 26; the bf16 rounding can raise a field by
+  // one, so the spans and the fp32 path's top field allow one less then. Lanes that fail take the
+  // per-column fallback below, so the rounding here need not treat NaN.
   const __m256i abs_mask = _mm256_set1_epi32(0x7FFFFFFF), one = _mm256_set1_epi32(1);
   __m256i hi = _mm256_setzero_si256(), lo = _mm256_set1_epi32(-1), low_bits = _mm256_setzero_si256();
-  alignas(32) float x[16][8];  // the signed inputs
+  alignas(32) float x[16][8];  // the inputs times s_i / 4
 #pragma GCC unroll 16
   for (int i = 0; i < 16; ++i) {
     __m256 e = _mm256_loadu_ps(in + i * ld);
@@ -437,8 +438,7 @@ __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input,
     lo = _mm256_min_epu32(lo, _mm256_sub_epi32(abs_bits, one));  // a zero wraps to the largest value
     if (bf16_input) e = bf16_round_finite8(e);
     else low_bits = _mm256_or_si256(low_bits, abs_bits);
-    if (rht.signs[size_t(i)] < 0) e = _mm256_xor_ps(e, _mm256_set1_ps(-0.0f));
-    _mm256_store_ps(x[i], e);
+    _mm256_store_ps(x[i], _mm256_mul_ps(e, _mm256_set1_ps(0.25f * rht.signs[size_t(i)])));
   }
   const int rounding = bf16_input ? 1 : 0;
   const __m256i field_hi = _mm256_srli_epi32(hi, 23);
@@ -452,16 +452,14 @@ __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input,
                                            _mm256_and_si256(at_most(span, 12 - rounding), at_most(field_hi, 250 - rounding)));
 
   // Stage h = 8 as the halves are formed (outputs 0-7 from x_i + x_(i+8), 8-15 from x_i - x_(i+8)),
-  // then butterfly8 on each half; the sums times 1/4 (exact: no subnormal output) rounded to bf16,
-  // plus 0.0, which turns exact zero sums into +0 (see rht_vector_butterfly).
+  // then butterfly8 on each half; the sums (the 1/4 taken above) rounded to bf16, plus 0.0, which
+  // turns exact zero sums into +0 (see rht_vector_butterfly).
   __m256 m = _mm256_setzero_ps();
   auto finish8 = [&](__m256 y, int row) {
     y = _mm256_add_ps(y, _mm256_setzero_ps());
     m = _mm256_max_ps(detail::abs_ps(y), m);
     _mm256_storeu_ps(tile + 8 * row, y);
   };
-  const __m256 quarter = _mm256_set1_ps(0.25f);
-  const __m256d quarter_pd = _mm256_set1_pd(0.25);
   if (_mm256_movemask_ps(_mm256_castsi256_ps(fp32_ok)) == 0xFF) {  // every partial sum exact in fp32
     for (int half = 0; half < 2; ++half) {
       __m256 v[8];
@@ -471,25 +469,49 @@ __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input,
                     : _mm256_add_ps(_mm256_load_ps(x[i]), _mm256_load_ps(x[i + 8]));
       butterfly8(v, [](__m256 a, __m256 b) { return _mm256_add_ps(a, b); }, [](__m256 a, __m256 b) { return _mm256_sub_ps(a, b); });
 #pragma GCC unroll 8
-      for (int i = 0; i < 8; ++i) finish8(bf16_round_finite8(_mm256_mul_ps(v[i], quarter)), 8 * half + i);
+      for (int i = 0; i < 8; ++i) finish8(bf16_round_finite8(v[i]), 8 * half + i);
     }
-  } else {  // fp64, four columns at a time
-    __m128 y[2][16];
-    for (int g = 0; g < 2; ++g)
-      for (int half = 0; half < 2; ++half) {
-        __m256d v[8];
+  } else {
+    // fp64, four columns at a time, each input converted once. The exact sums go to fp32 (RNE) and
+    // are rounded to bf16 there: bf16's rounding boundaries are fp32 values and RNE is monotone, so
+    // that double rounding gives the bf16 RNE of the exact sum unless the fp32 value is itself a
+    // boundary (low half 0x8000); a tile with such a lane (fp64_ok lanes only matter) is redone
+    // with bf16_from_fp64, which rounds the fp64 bits once.
+    auto fp64_tile = [&](auto exact) {
+      __m128 y[2][16];
+      for (int g = 0; g < 2; ++g) {
+        __m256d sum[8], diff[8];
 #pragma GCC unroll 8
         for (int i = 0; i < 8; ++i) {
           const __m256d a = _mm256_cvtps_pd(_mm_load_ps(x[i] + 4 * g)), b = _mm256_cvtps_pd(_mm_load_ps(x[i + 8] + 4 * g));
-          v[i] = half ? _mm256_sub_pd(a, b) : _mm256_add_pd(a, b);
+          sum[i] = _mm256_add_pd(a, b);
+          diff[i] = _mm256_sub_pd(a, b);
         }
-        butterfly8(v, [](__m256d a, __m256d b) { return _mm256_add_pd(a, b); },
-                   [](__m256d a, __m256d b) { return _mm256_sub_pd(a, b); });
+        const auto add = [](__m256d a, __m256d b) { return _mm256_add_pd(a, b); };
+        const auto sub = [](__m256d a, __m256d b) { return _mm256_sub_pd(a, b); };
+        butterfly8(sum, add, sub);
+        butterfly8(diff, add, sub);
 #pragma GCC unroll 8
-        for (int i = 0; i < 8; ++i) y[g][8 * half + i] = bf16_from_fp64(_mm256_mul_pd(v[i], quarter_pd));
+        for (int i = 0; i < 8; ++i) {
+          y[g][i] = decltype(exact)::value ? bf16_from_fp64(sum[i]) : _mm256_cvtpd_ps(sum[i]);
+          y[g][8 + i] = decltype(exact)::value ? bf16_from_fp64(diff[i]) : _mm256_cvtpd_ps(diff[i]);
+        }
       }
+      m = _mm256_setzero_ps();
+      __m256i boundary = _mm256_setzero_si256();
 #pragma GCC unroll 16
-    for (int i = 0; i < 16; ++i) finish8(_mm256_set_m128(y[1][i], y[0][i]), i);
+      for (int i = 0; i < 16; ++i) {
+        __m256 f = _mm256_set_m128(y[1][i], y[0][i]);
+        if constexpr (!decltype(exact)::value) {
+          const __m256i low = _mm256_and_si256(_mm256_castps_si256(f), _mm256_set1_epi32(0xFFFF));
+          boundary = _mm256_or_si256(boundary, _mm256_cmpeq_epi32(low, _mm256_set1_epi32(0x8000)));
+          f = bf16_round_finite8(f);
+        }
+        finish8(f, i);
+      }
+      return _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_and_si256(boundary, fp64_ok)));
+    };
+    if (fp64_tile(std::false_type{})) fp64_tile(std::true_type{});
   }
   const int fallback = ~_mm256_movemask_ps(_mm256_castsi256_ps(fp64_ok)) & 0xFF;
   if (fallback) {  // those columns one by one through rht_row (the per-vector paths and the reference)
