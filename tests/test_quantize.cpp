@@ -605,10 +605,11 @@ TEST(Rht, FastRowsOfModestRangeMatchReference) {
 }
 
 #ifdef __AVX2__
-// The [16, 8] tile down the columns (wgrad's operands as stored) against the reference per column,
-// on columns whose fp32 butterfly is exact (bf16 values of small span), rounds harmlessly (fp32
-// Gaussians: certified), or rounds onto the wrong side of a bf16 midpoint or to a false zero (the
-// tile must take the fp64 path), next to columns that take the per-column fallback.
+// The [16, 8] tile down the columns (wgrad's operands as stored) against the reference per column:
+// bf16 columns of small span (the fp32 butterfly, exact), fp32 columns (fp64 sums, rounded to bf16
+// through fp32) among them sums on and next to bf16 midpoints, where the fp32 value of the sum is a
+// midpoint and the tile must round the fp64 bits once, cancellations to zero, and columns that take
+// the per-column fallback (NaN/Inf, all zeros, wide spans).
 TEST(Rht, TileDownColumnsMatchesReference) {
   const Rht rht = make_rht(16, 0);  // s_0 = s_1 = +1
   std::vector<std::pair<std::string, std::vector<std::vector<float>>>> tiles;  // eight columns each
@@ -616,8 +617,8 @@ TEST(Rht, TileDownColumnsMatchesReference) {
   std::vector<std::vector<float>> plain;
   for (uint64_t j = 0; j < 8; ++j) plain.push_back(column(100 + j, std::ldexp(1.0, int(j) * 9 - 30)));
   tiles.push_back({"gaussian", plain});
-  // y_0, y_1 = (1 + 2^-8) +- 2^-k: a bf16 midpoint nudged; fp32 sums round it onto the midpoint
-  // for k >= 24, where only the fp64 path (or the reference) sees which side it is on.
+  // y_0, y_1 = (1 + 2^-8) +- 2^-k: a bf16 midpoint nudged; its fp32 value is the midpoint for
+  // k >= 24, where only the fp64 bits (or the reference) tell which side the sum is on.
   for (int k : {20, 22, 23, 24, 25}) {
     std::vector<std::vector<float>> cols = plain;
     cols[size_t(k % 8)].assign(16, 0.0f);
@@ -663,8 +664,8 @@ TEST(Rht, TileDownColumnsMatchesReference) {
     }
     tiles.push_back({"midpoints " + std::to_string(t), cols});
   }
-  // Sixteen large terms whose sum y_0 is a bf16 midpoint up to x_0's fp32 rounding: the fp32
-  // stages' errors reach their bound's order here.
+  // Sixteen large terms whose sum y_0 is a bf16 midpoint up to x_0's fp32 rounding: sums whose fp32
+  // value is a midpoint or a few fp32 steps from one, and partial sums no fp32 butterfly keeps exact.
   for (int t = 0; t < 400; ++t) {
     std::vector<std::vector<float>> cols(8, std::vector<float>(16, 0.0f));
     for (auto& c : cols) {
