@@ -192,17 +192,16 @@ void PhiloxStream::fill(uint64_t first, int64_t n, uint8_t* out) const {
   // Batches of sixteen consecutive groups (draw16): straight into `out`, or a partial batch drawn
   // whole.
   constexpr int64_t kBatch = 256;
-  auto draw_batch = [&](uint64_t group, uint8_t* dst) { draw16(key_, group, step_, dst); };
   for (int64_t done = 0; done < n;) {
     const uint64_t index = first + static_cast<uint64_t>(done);
     const int64_t offset = static_cast<int64_t>(index % 16);
     if (offset == 0 && n - done >= kBatch) {
-      draw_batch(index / 16, out + done);
+      draw16(key_, index / 16, step_, out + done);
       done += kBatch;
       continue;
     }
     alignas(64) uint8_t batch[kBatch];
-    draw_batch(index / 16, batch);
+    draw16(key_, index / 16, step_, batch);
     const int64_t part = std::min<int64_t>(kBatch - offset, n - done);
     std::memcpy(out + done, batch + offset, static_cast<size_t>(part));
     done += part;

@@ -477,7 +477,10 @@ __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input,
     // that double rounding gives the bf16 RNE of the exact sum unless the fp32 value is itself a
     // boundary (low half 0x8000); a tile with such a lane (fp64_ok lanes only matter) is redone
     // with bf16_from_fp64, which rounds the fp64 bits once.
+    const auto add = [](__m256d a, __m256d b) { return _mm256_add_pd(a, b); };
+    const auto sub = [](__m256d a, __m256d b) { return _mm256_sub_pd(a, b); };
     auto fp64_tile = [&](auto exact) {
+      constexpr bool once = decltype(exact)::value;  // bf16 straight from the fp64 bits
       __m128 y[2][16];
       for (int g = 0; g < 2; ++g) {
         __m256d sum[8], diff[8];
@@ -487,14 +490,12 @@ __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input,
           sum[i] = _mm256_add_pd(a, b);
           diff[i] = _mm256_sub_pd(a, b);
         }
-        const auto add = [](__m256d a, __m256d b) { return _mm256_add_pd(a, b); };
-        const auto sub = [](__m256d a, __m256d b) { return _mm256_sub_pd(a, b); };
         butterfly8(sum, add, sub);
         butterfly8(diff, add, sub);
 #pragma GCC unroll 8
         for (int i = 0; i < 8; ++i) {
-          y[g][i] = decltype(exact)::value ? bf16_from_fp64(sum[i]) : _mm256_cvtpd_ps(sum[i]);
-          y[g][8 + i] = decltype(exact)::value ? bf16_from_fp64(diff[i]) : _mm256_cvtpd_ps(diff[i]);
+          y[g][i] = once ? bf16_from_fp64(sum[i]) : _mm256_cvtpd_ps(sum[i]);
+          y[g][8 + i] = once ? bf16_from_fp64(diff[i]) : _mm256_cvtpd_ps(diff[i]);
         }
       }
       m = _mm256_setzero_ps();
@@ -502,7 +503,7 @@ __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input,
 #pragma GCC unroll 16
       for (int i = 0; i < 16; ++i) {
         __m256 f = _mm256_set_m128(y[1][i], y[0][i]);
-        if constexpr (!decltype(exact)::value) {
+        if constexpr (!once) {
           const __m256i low = _mm256_and_si256(_mm256_castps_si256(f), _mm256_set1_epi32(0xFFFF));
           boundary = _mm256_or_si256(boundary, _mm256_cmpeq_epi32(low, _mm256_set1_epi32(0x8000)));
           f = bf16_round_finite8(f);
