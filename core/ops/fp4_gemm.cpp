@@ -332,8 +332,8 @@ FP4LAB_VNNI bool vnni_rows(float* c, const Problem& p, const Packed& pk, int64_t
 }
 
 // ---- AVX2: R rows × one panel of 16 columns (two halves of 8), over all blocks ----
-// Per row and group of 4 k: one broadcast of a + 12 and two vpmaddubsw (one per half, b from the
-// packed panel as the memory operand). The int16 pair sums of a block's G groups add up in int16
+// Per group of 4 k, the panel's two 32-byte vectors (one per half) are loaded once and serve all R
+// rows: per row one broadcast of a + 12 and two vpmaddubsw. The int16 pair sums of a block's G groups add up in int16
 // (|Σ| ≤ G · 2 · 24 · 12 ≤ 4608: no wrap), then vpmaddwd by ones gives the int32 block sum, and the
 // column correction −12 · Σ b makes it the exact I_b.
 #define FP4LAB_AVX2 __attribute__((target("avx2,fma")))
@@ -364,24 +364,33 @@ FP4LAB_AVX2 bool avx2_rows(float* c, const Problem& p, const Packed& pk, int64_t
 #pragma GCC unroll 1
   for (int64_t blk = 0; blk < p.blocks; ++blk) {
     const __m256i* bb = bp + blk * G * 2;
+    __m256i d[R][2];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) d[r][0] = d[r][1] = _mm256_setzero_si256();
+#pragma GCC unroll 8
+    for (int g = 0; g < G; ++g) {
+      __m256i b0 = _mm256_loadu_si256(bb + 2 * g), b1 = _mm256_loadu_si256(bb + 2 * g + 1);
+      // The asm statements pin the group's two vectors in registers for all R rows, and each row's
+      // sums in order: without them GCC folds the loads back into every vpmaddubsw and spills.
+      __asm__("" : "+x"(b0), "+x"(b1));
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) {
+        const __m256i av = _mm256_set1_epi32(load_group(a0 + r * p.k + blk * (4 * G) + 4 * g));
+        d[r][0] = _mm256_add_epi16(d[r][0], _mm256_maddubs_epi16(av, b0));
+        d[r][1] = _mm256_add_epi16(d[r][1], _mm256_maddubs_epi16(av, b1));
+        __asm__("" : "+x"(d[r][0]), "+x"(d[r][1]));
+      }
+    }
+    const __m256i* corr = reinterpret_cast<const __m256i*>(bcorr + blk * kPanel);
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
-      const uint8_t* ai = a0 + r * p.k + blk * (4 * G);
-      __m256i av = _mm256_set1_epi32(load_group(ai));
-      __m256i d0 = _mm256_maddubs_epi16(av, _mm256_loadu_si256(bb));
-      __m256i d1 = _mm256_maddubs_epi16(av, _mm256_loadu_si256(bb + 1));
-#pragma GCC unroll 8
-      for (int g = 1; g < G; ++g) {
-        av = _mm256_set1_epi32(load_group(ai + 4 * g));
-        d0 = _mm256_add_epi16(d0, _mm256_maddubs_epi16(av, _mm256_loadu_si256(bb + 2 * g)));
-        d1 = _mm256_add_epi16(d1, _mm256_maddubs_epi16(av, _mm256_loadu_si256(bb + 2 * g + 1)));
-      }
-      const __m256i* corr = reinterpret_cast<const __m256i*>(bcorr + blk * kPanel);
-      const __m256i i_lo = _mm256_add_epi32(_mm256_madd_epi16(d0, ones), _mm256_loadu_si256(corr));
-      const __m256i i_hi = _mm256_add_epi32(_mm256_madd_epi16(d1, ones), _mm256_loadu_si256(corr + 1));
       const __m256 sar = _mm256_set1_ps(sa[r * p.ldsa + blk]);
-      acc[r][0] = _mm256_fmadd_ps(_mm256_mul_ps(sar, _mm256_loadu_ps(sb4 + blk * kPanel)), _mm256_cvtepi32_ps(i_lo), acc[r][0]);
-      acc[r][1] = _mm256_fmadd_ps(_mm256_mul_ps(sar, _mm256_loadu_ps(sb4 + blk * kPanel + 8)), _mm256_cvtepi32_ps(i_hi), acc[r][1]);
+#pragma GCC unroll 2
+      for (int h = 0; h < 2; ++h) {
+        const __m256i ib = _mm256_add_epi32(_mm256_madd_epi16(d[r][h], ones), _mm256_loadu_si256(corr + h));
+        acc[r][h] = _mm256_fmadd_ps(_mm256_mul_ps(sar, _mm256_loadu_ps(sb4 + blk * kPanel + 8 * h)),
+                                    _mm256_cvtepi32_ps(ib), acc[r][h]);
+      }
     }
   }
   const int64_t j0 = pn * kPanel;
