@@ -333,9 +333,9 @@ FP4LAB_VNNI bool vnni_rows(float* c, const Problem& p, const Packed& pk, int64_t
 
 // ---- AVX2: R rows × one panel of 16 columns (two halves of 8), over all blocks ----
 // Per group of 4 k, the panel's two 32-byte vectors (one per half) are loaded once and serve all R
-// rows: per row one broadcast of a + 12 and two vpmaddubsw. The int16 pair sums of a block's G groups add up in int16
-// (|Σ| ≤ G · 2 · 24 · 12 ≤ 4608: no wrap), then vpmaddwd by ones gives the int32 block sum, and the
-// column correction −12 · Σ b makes it the exact I_b.
+// rows: per row one broadcast of a + 12 and two vpmaddubsw. The int16 pair sums of a block's G
+// groups add up in int16 (|Σ| ≤ G · 2 · 24 · 12 ≤ 4608: no wrap), then vpmaddwd by ones gives the
+// int32 block sum, and the column correction −12 · Σ b makes it the exact I_b.
 #define FP4LAB_AVX2 __attribute__((target("avx2,fma")))
 
 // The value stored for eight outputs (see scalar_kernel): bf16 rounding, then accumulation.
