@@ -150,7 +150,8 @@ struct Shape {
 };
 
 TEST(Fp4Gemm, EveryKernelComputesTheFormulaOnHostileInputs) {
-  // k = 80: full panels whose k / 4 groups leave a remainder after the packing's 16 (AVX-512) or 8 (AVX2) at a time
+  // k = 80: full panels whose k / 4 groups leave a remainder after the packing's 16 (AVX-512) or
+  // 8 (AVX2) groups at a time
   const Shape shapes[] = {{32, 32, 64}, {37, 50, 96}, {9, 17, 32}, {64, 130, 128}, {1, 1, 32}, {32, 48, 80}};
   for (const Pair& p : pairs())
     for (const Shape& s : shapes) {
