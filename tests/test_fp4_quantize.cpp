@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -158,12 +159,19 @@ void for_each_case(const std::vector<std::array<int64_t, 2>>& shapes, Check chec
   for (const Variant& v : variants())
     for (const auto& [rows, cols] : shapes) {
       if (cols % v.spec.block != 0 || (v.spec.tile == Tile::d2 && rows % v.spec.block != 0)) continue;
+      // NaNs of both signs under a finite amax, and Infs without NaNs (Inf · 0 is NaN): the NaN rules
+      // must run for both (the encoder leaves them out only for finite tensors)
+      std::vector<float> nans = gaussian(size_t(rows * cols), 8), infs = gaussian(size_t(rows * cols), 9);
+      for (size_t i = 3; i < nans.size(); i += 37) nans[i] = i % 2 ? -std::nanf("") : std::nanf("");
+      for (size_t i = 5; i < infs.size(); i += 41) infs[i] = i % 2 ? -INFINITY : INFINITY;
       const std::vector<std::pair<std::string, std::vector<float>>> tensors = {
           {"hostile", hostile(rows, cols, 3)},
           {"hostile finite", hostile(rows, cols, 4, false)},
           {"gaussian", gaussian(size_t(rows * cols), 5)},
           {"tiny", gaussian(size_t(rows * cols), 6, 1e-30)},
           {"huge", gaussian(size_t(rows * cols), 7, 1e36)},
+          {"nans", nans},
+          {"infs", infs},
       };
       for (const auto& [tname, x] : tensors)
         for (int threads : {1, 2}) {

@@ -5,9 +5,12 @@
 // it) and the element loop, sixteen (AVX-512) or eight (AVX2) elements per register: y = x · encode
 // rounded to the E2M1 grid (RNE, or SR with the same Philox bytes), stored as the integer
 // 2 × value. Every lane runs the operations quantize's AVX2 kernels run for that element, so the
-// bits agree; the two builds' kernels below differ only in their vector width. A transposed input
-// (wgrad's Xᵀ, dYᵀ) is transposed into scratch first, or, on AVX2 builds, quantized as stored by
-// the slab path (quantize_slabs).
+// bits agree; the two builds' kernels below differ only in their vector width, and in that AVX2
+// builds take pass 1's block maxima as integers, which also tells whether a NaN is among the
+// values: a tensor without one, under a finite amax, can have no NaN y (finite x times a finite
+// encode multiplier), and pass 2 leaves out the NaN rules. A transposed input (wgrad's Xᵀ, dYᵀ) is
+// transposed into scratch first, or, on AVX2 builds, quantized as stored by the slab path
+// (quantize_slabs).
 #include "core/ops/fp4_quantize.hpp"
 
 #include <immintrin.h>
@@ -126,6 +129,16 @@ bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block,
   return nan != 0;
 }
 
+// encode_row for run-time flags; `no_nan` is never set on these builds (block_abs_max_no_nan cannot
+// tell), so every y is checked.
+bool encode_row_for(bool sr, bool bf16, bool, const float* x, int8_t* q, const uint8_t* random, int64_t block,
+                    int64_t blocks, const float* encode) {
+  return sr ? (bf16 ? encode_row<true, true>(x, q, random, block, blocks, encode)
+                    : encode_row<true, false>(x, q, random, block, blocks, encode))
+            : (bf16 ? encode_row<false, true>(x, q, random, block, blocks, encode)
+                    : encode_row<false, false>(x, q, random, block, blocks, encode));
+}
+
 // Sixteen decoded E4M3 block scales s_b (the `lanes` of them) stored with their encode multipliers
 // (nvfp4_encode_multiplier: min_ps gives FLT_MAX for a NaN, as fmin). Returns whether a decode
 // multiplier (nvfp4_decode_multiplier) times 6 overflows.
@@ -190,15 +203,18 @@ void round_bf16(const float* x, float* out, int64_t n) {
 
 // One row of `blocks` blocks (see the AVX-512 encode_row): 32 elements per step (two 16-blocks or
 // half a 32-block; the lanes' encode multipliers broadcast per 16), packed to bytes by two in-lane
-// packs and one cross-lane permutation; a last 16 alone.
-template <bool kSr, bool kBf16>
+// packs and one cross-lane permutation; a last 16 alone. kNoNan: the caller knows x and the encode
+// multipliers are finite (no NaN among x, a finite tensor amax), so no y is NaN and the NaN rules
+// of the bf16 rounding and the element kernel are left out.
+template <bool kSr, bool kBf16, bool kNoNan>
 bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block, int64_t blocks, const float* encode) {
   using detail::fp4_twice_signed8;
   const int64_t cols = block * blocks;
   int nan = 0;
   auto twice = [&](int64_t i, __m256 enc) {
-    const __m256 v = _mm256_loadu_ps(x + i);
-    return fp4_twice_signed8<kSr>(kBf16 ? detail::bf16_round8(v) : v, enc, kSr ? random + i : nullptr, nan);
+    __m256 v = _mm256_loadu_ps(x + i);
+    if constexpr (kBf16) v = kNoNan ? detail::bf16_round_finite8(v) : detail::bf16_round8(v);
+    return fp4_twice_signed8<kSr, kNoNan>(v, enc, kSr ? random + i : nullptr, nan);
   };
   int64_t i = 0;
   for (; i + 32 <= cols; i += 32) {
@@ -219,6 +235,21 @@ bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block,
     _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), _mm_packs_epi16(words_lo, words_hi));
   }
   return nan != 0;
+}
+
+// encode_row for run-time flags.
+template <bool kNoNan>
+bool encode_row_for(bool sr, bool bf16, const float* x, int8_t* q, const uint8_t* random, int64_t block,
+                    int64_t blocks, const float* encode) {
+  return sr ? (bf16 ? encode_row<true, true, kNoNan>(x, q, random, block, blocks, encode)
+                    : encode_row<true, false, kNoNan>(x, q, random, block, blocks, encode))
+            : (bf16 ? encode_row<false, true, kNoNan>(x, q, random, block, blocks, encode)
+                    : encode_row<false, false, kNoNan>(x, q, random, block, blocks, encode));
+}
+bool encode_row_for(bool sr, bool bf16, bool no_nan, const float* x, int8_t* q, const uint8_t* random, int64_t block,
+                    int64_t blocks, const float* encode) {
+  return no_nan ? encode_row_for<true>(sr, bf16, x, q, random, block, blocks, encode)
+                : encode_row_for<false>(sr, bf16, x, q, random, block, blocks, encode);
 }
 
 // The lane mask of the first n of eight lanes.
@@ -365,8 +396,8 @@ inline void store_codes_transposed(const __m256i (&c)[16], int8_t* q, int64_t ld
 
 // Sixteen stored rows of eight columns encoded with the columns' encode multipliers `enc` and
 // written transposed into q (row stride ld); SR takes draw j of `words` for column j, its byte i for
-// row i.
-template <bool kSr>
+// row i. kNoNan as encode_row's.
+template <bool kSr, bool kNoNan>
 void encode_tile(const float* x, int64_t ld_x, __m256 enc, const __m256i (&words)[4], int8_t* q, int64_t ld_q,
                  int& nan) {
   __m256i c[16];
@@ -374,7 +405,7 @@ void encode_tile(const float* x, int64_t ld_x, __m256 enc, const __m256i (&words
   for (int i = 0; i < 16; ++i) {
     __m256i bytes = _mm256_setzero_si256();
     if constexpr (kSr) bytes = _mm256_and_si256(_mm256_srli_epi32(words[i / 4], 8 * (i % 4)), _mm256_set1_epi32(0xFF));
-    c[i] = detail::fp4_twice_signed8<kSr>(_mm256_loadu_ps(x + i * ld_x), enc, bytes, nan);
+    c[i] = detail::fp4_twice_signed8<kSr, kNoNan>(_mm256_loadu_ps(x + i * ld_x), enc, bytes, nan);
   }
   store_codes_transposed(c, q, ld_q);
 }
@@ -382,10 +413,12 @@ void encode_tile(const float* x, int64_t ld_x, __m256 enc, const __m256i (&words
 // quantize_fp4_operand of a transposed input (slab_path): `in` is stored [cols, rows] and the
 // operand's blocks run down its columns, so each slab of `block` stored rows holds one block of
 // every operand row. Pass 1 over slabs, in [16, 8] tiles: bf16 rounding and the RHT down the
-// columns (rht16_down8), the block amaxes as column maxima, and the values into scratch tile by
-// tile ([slab][eight columns][block rows][8]: sequential for pass 2). Pass 2: each slab's block scales, then its tiles with the columns' encode multipliers,
-// the codes written transposed (store_codes_transposed). No fp32 transpose of the operand; its
-// block scales ([slabs, rows], 1/16 of its size) are transposed at the end.
+// columns (rht16_down8), the block amaxes as column maxima (NaN for a column holding one, which
+// marks the tensor and is then redone with NaN ignored), and the values into scratch tile by tile
+// ([slab][eight columns][block rows][8]: sequential for pass 2). Pass 2: each slab's block scales,
+// then its tiles with the columns' encode multipliers, the codes written transposed
+// (store_codes_transposed). No fp32 transpose of the operand; its block scales ([slabs, rows], 1/16
+// of its size) are transposed at the end.
 void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols, const QuantSpec& spec,
                     const QuantRandom& rnd, const QuantOutputs& extra, Fp4Operand& out) {
   const int64_t block = spec.block, slabs = cols / block;
@@ -411,10 +444,10 @@ void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols,
   float amax = 0.0f;
   TensorScaling tensor;
   std::exception_ptr hook_error;
-  bool nonfinite = false;
+  bool nonfinite = false, nan_seen = false;
 #pragma omp parallel reduction(|| : nonfinite)
   {
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) reduction(|| : nan_seen)
     for (int64_t sl = 0; sl < slabs; ++sl) {
       const float* x = in + sl * block * rows;
       float* tiles = scratch + sl * block * rows;  // [rows / 8][block][8]
@@ -423,17 +456,23 @@ void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols,
         float* column_max = amax_data + sl * rows + c;
         for (int64_t h = 0; h < block; h += 16) {
           float* tile = tiles + c * block + h * 8;
-          __m256 m;
+          __m256 m;  // the tile's column maxima, NaN for a column that holds a NaN
           if (spec.rht) {
             m = rht16_down8(rht, x + h * rows + c, rows, bf16, tile);
           } else {
-            m = _mm256_setzero_ps();
+            __m256i bits = _mm256_setzero_si256();  // |e|'s bits as integers: a NaN's exceed Inf's
             for (int i = 0; i < 16; ++i) {
               __m256 e = _mm256_loadu_ps(x + (h + i) * rows + c);
               if (bf16) e = detail::bf16_round8(e);
-              m = _mm256_max_ps(detail::abs_ps(e), m);  // a NaN lane of e leaves m
+              bits = _mm256_max_epi32(_mm256_castps_si256(detail::abs_ps(e)), bits);
               _mm256_storeu_ps(tile + 8 * i, e);
             }
+            m = _mm256_castsi256_ps(bits);
+          }
+          if (_mm256_movemask_ps(_mm256_cmp_ps(m, m, _CMP_UNORD_Q))) {  // the maxima with NaN ignored
+            nan_seen = true;
+            m = _mm256_setzero_ps();
+            for (int i = 0; i < 16; ++i) m = _mm256_max_ps(detail::abs_ps(_mm256_loadu_ps(tile + 8 * i)), m);
           }
           _mm256_storeu_ps(column_max, h ? _mm256_max_ps(m, _mm256_loadu_ps(column_max)) : m);
           slab_m = _mm256_max_ps(m, slab_m);
@@ -449,6 +488,7 @@ void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols,
     thread_local std::vector<float> encode;
     encode.resize(size_t(rows));
     int nan = 0;
+    const bool no_nan = !nan_seen && amax < std::numeric_limits<float>::infinity();  // then no y is NaN
 #pragma omp for schedule(static)
     for (int64_t sl = 0; sl < (hook_error ? 0 : slabs); ++sl) {
       const bool suspect = block_scales(spec, tensor, amax_data + sl * rows, rows, scale_data + sl * rows, encode.data());
@@ -463,8 +503,10 @@ void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols,
             const __m256 enc = _mm256_loadu_ps(encode.data() + c8);
             const float* x = tiles + c8 * block + h * 8;
             int8_t* q = q_data + c8 * cols + t;
-            if (sr) encode_tile<true>(x, 8, enc, words[half], q, cols, nan);
-            else encode_tile<false>(x, 8, enc, words[half], q, cols, nan);
+            if (sr && no_nan) encode_tile<true, true>(x, 8, enc, words[half], q, cols, nan);
+            else if (sr) encode_tile<true, false>(x, 8, enc, words[half], q, cols, nan);
+            else if (no_nan) encode_tile<false, true>(x, 8, enc, words[half], q, cols, nan);
+            else encode_tile<false, false>(x, 8, enc, words[half], q, cols, nan);
           }
         }
       if (suspect)
@@ -536,13 +578,13 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
   float amax = 0.0f;
   TensorScaling tensor;
   std::exception_ptr hook_error;  // from reduce_amax, rethrown after the parallel region
-  bool nonfinite = false;
+  bool nonfinite = false, nan_possible = false;
   // One parallel region: pass 1 over rows (bf16 rounding and RHT into scratch, block amaxes), the
   // tensor amax and scaling on the master thread (reduce_amax may communicate), then pass 2 over
   // rows (1D) or bands of tile rows (2D): block scales, then the elements.
 #pragma omp parallel reduction(|| : nonfinite)
   {
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) reduction(|| : nan_possible)
     for (int64_t r = 0; r < rows; ++r) {
       const float* x = in + r * cols;
       float* s = scratch + r * cols;
@@ -552,8 +594,9 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
         x = s;
       }
       float m = spec.rht ? rht_row(rht, x, s, cols, rht_gives_blocks ? block_amax : nullptr) : 0.0f;
+      nan_possible = nan_possible || rht_gives_blocks;
       if (!rht_gives_blocks) {
-        detail::block_abs_max(src + r * cols, block, blocks, block_amax);
+        nan_possible = !detail::block_abs_max_no_nan(src + r * cols, block, blocks, block_amax) || nan_possible;
         if (bf16_on_the_fly) round_bf16_amax(block_amax, blocks);
         for (int64_t b = 0; b < blocks; ++b) m = block_amax[b] > m ? block_amax[b] : m;
       }
@@ -569,6 +612,7 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
     encode.resize(size_t(blocks));
     codes.resize(size_t(blocks));
     tile_amax.resize(size_t(blocks));
+    const bool no_nan = !nan_possible && amax < std::numeric_limits<float>::infinity();  // then no y is NaN
 #pragma omp for schedule(static)
     for (int64_t g = 0; g < (hook_error ? 0 : bands); ++g) {
       const float* unit_block_amax = amax_data + g * band * blocks;
@@ -591,10 +635,8 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
         int8_t* q = q_data + r * cols;
         if (sr) stream.fill(rnd.global_index(r, 0, cols), cols, random.data());
         const float* x = src + r * cols;
-        bool row_nan = sr ? (bf16_on_the_fly ? encode_row<true, true>(x, q, random.data(), block, blocks, encode.data())
-                                             : encode_row<true, false>(x, q, random.data(), block, blocks, encode.data()))
-                          : (bf16_on_the_fly ? encode_row<false, true>(x, q, nullptr, block, blocks, encode.data())
-                                             : encode_row<false, false>(x, q, nullptr, block, blocks, encode.data()));
+        bool row_nan = encode_row_for(sr, bf16_on_the_fly, no_nan, x, q, sr ? random.data() : nullptr, block, blocks,
+                                      encode.data());
         if (!row_nan && suspect) row_nan = row_dequant_nonfinite(spec, tensor, q, scale_r, block, blocks);
         nonfinite = nonfinite || row_nan;
       }

@@ -6,6 +6,7 @@
 #pragma once
 #include <immintrin.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 
@@ -36,6 +37,14 @@ __attribute__((target("avx2"))) inline __m256 bf16_round8(__m256 x) {
   const __m256i rounded = _mm256_and_si256(_mm256_add_epi32(bits, _mm256_add_epi32(_mm256_set1_epi32(0x7FFF), lsb)), high);
   const __m256i quiet = _mm256_and_si256(_mm256_or_si256(bits, _mm256_set1_epi32(0x00400000)), high);
   return _mm256_castsi256_ps(_mm256_blendv_epi8(rounded, quiet, _mm256_castps_si256(_mm256_cmp_ps(x, x, _CMP_UNORD_Q))));
+}
+
+// bf16 RNE of eight finite values (bf16_round8 without its NaN rule; overflow gives Inf).
+__attribute__((target("avx2"))) inline __m256 bf16_round_finite8(__m256 x) {
+  const __m256i bits = _mm256_castps_si256(x);
+  const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(1));
+  return _mm256_castsi256_ps(_mm256_and_si256(_mm256_add_epi32(bits, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7FFF))),
+                                              _mm256_set1_epi32(int(0xFFFF0000u))));
 }
 
 enum class Kernel { copy, bf16, fp4_rne, fp4_sr, fp8_e4m3, fp8_e5m2 };
@@ -223,24 +232,28 @@ inline __m256i fp4_sr_twice(__m256 a, const uint8_t* random) {
 
 // 2 × the E2M1 value of y = x · enc with y's sign (a NaN y gives +12, as code 7), eight lanes:
 // the direct quantizer's element kernel (RNE, or SR with the random bytes in the lanes of `bytes`); `nan`
-// collects the NaN lanes.
-template <bool kSr>
+// collects the NaN lanes. kNoNan: the caller knows no y is NaN (x and enc finite), and the NaN
+// mask is left out.
+template <bool kSr, bool kNoNan = false>
 inline __m256i fp4_twice_signed8(__m256 x, __m256 enc, __m256i bytes, int& nan) {
   const __m256 y = _mm256_mul_ps(x, enc);
-  const __m256 is_nan = _mm256_cmp_ps(y, y, _CMP_UNORD_Q);
-  nan |= _mm256_movemask_ps(is_nan);
-  const __m256i negative = _mm256_andnot_si256(mask_i(is_nan), _mm256_srai_epi32(_mm256_castps_si256(y), 31));
+  __m256i negative = _mm256_srai_epi32(_mm256_castps_si256(y), 31);
+  if constexpr (!kNoNan) {
+    const __m256 is_nan = _mm256_cmp_ps(y, y, _CMP_UNORD_Q);
+    nan |= _mm256_movemask_ps(is_nan);
+    negative = _mm256_andnot_si256(mask_i(is_nan), negative);
+  }
   const __m256 a = abs_ps(y);
   const __m256i twice = kSr ? fp4_sr_twice(a, bytes) : fp4_rne_twice(a);
   return _mm256_sub_epi32(_mm256_xor_si256(twice, negative), negative);  // negated where negative
 }
 
 // The same with random[0 .. 8) (SR only).
-template <bool kSr>
+template <bool kSr, bool kNoNan = false>
 inline __m256i fp4_twice_signed8(__m256 x, __m256 enc, const uint8_t* random, int& nan) {
   const __m256i bytes =
       kSr ? _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(random))) : _mm256_setzero_si256();
-  return fp4_twice_signed8<kSr>(x, enc, bytes, nan);
+  return fp4_twice_signed8<kSr, kNoNan>(x, enc, bytes, nan);
 }
 
 // Magnitude code of a value already on the E2M1 grid (0 <= v <= 6).
@@ -412,41 +425,72 @@ inline float abs_max_span(const float* x, int64_t n) {
   return m;
 }
 
+#ifdef __AVX2__
+// block_abs_max on AVX2 for blocks of a multiple of 8. kBits: the maxima of |x|'s bits as integers
+// (the order of the floats for non-negative values, but a NaN's bits exceed Inf's, so a NaN shows
+// as its block's maximum); otherwise float maxima (NaN ignored).
+template <bool kBits>
+inline void block_abs_max8(const float* x, int64_t block, int64_t blocks, float* amax) {
+  auto max8 = [](__m256 a, __m256 b) {
+    if constexpr (kBits) return _mm256_castsi256_ps(_mm256_max_epi32(_mm256_castps_si256(a), _mm256_castps_si256(b)));
+    else return _mm256_max_ps(a, b);  // b for a NaN a
+  };
+  auto max4 = [](__m128 a, __m128 b) {
+    if constexpr (kBits) return _mm_castsi128_ps(_mm_max_epi32(_mm_castps_si128(a), _mm_castps_si128(b)));
+    else return _mm_max_ps(a, b);
+  };
+  auto block_abs = [&](int64_t b) {  // eight partial maxima of block b (NaN lanes give 0, or NaN with kBits)
+    const float* p = x + b * block;
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t i = 0; i < block; i += 8) acc = max8(abs_ps(_mm256_loadu_ps(p + i)), acc);
+    return acc;
+  };
+  int64_t b = 0;
+  for (; b + 8 <= blocks; b += 8) {  // eight blocks' maxima into one register by a shuffle tree
+    __m256 t[4], u[2];
+    for (int j = 0; j < 4; ++j) {  // lanes 0, 2 (4, 6): block 2j's partials, 1, 3 (5, 7): 2j + 1's
+      const __m256 p = block_abs(b + 2 * j), q = block_abs(b + 2 * j + 1);
+      t[j] = max8(_mm256_unpacklo_ps(p, q), _mm256_unpackhi_ps(p, q));
+    }
+    for (int k = 0; k < 2; ++k)  // lane c (4 + c): block 4k + c over partials 0-3 (4-7)
+      u[k] = max8(_mm256_shuffle_ps(t[2 * k], t[2 * k + 1], 0x44), _mm256_shuffle_ps(t[2 * k], t[2 * k + 1], 0xEE));
+    _mm256_storeu_ps(amax + b, max8(_mm256_permute2f128_ps(u[0], u[1], 0x20), _mm256_permute2f128_ps(u[0], u[1], 0x31)));
+  }
+  for (; b < blocks; ++b) {
+    const __m256 acc = block_abs(b);
+    __m128 m = max4(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));  // no NaN lanes without kBits
+    m = max4(m, _mm_movehl_ps(m, m));
+    m = max4(m, _mm_movehdup_ps(m));
+    amax[b] = _mm_cvtss_f32(m);
+  }
+}
+#endif
+
 // max |x| (NaN ignored) of each of `blocks` consecutive blocks of `block` values.
 inline void block_abs_max(const float* x, int64_t block, int64_t blocks, float* amax) {
 #ifdef __AVX512F__
   if (block % 16 == 0) return abs_max_blocks(x, block, blocks, amax);
 #endif
 #ifdef __AVX2__
-  if (block % 8 == 0) {
-    auto block_abs = [&](int64_t b) {  // eight partial maxima of block b (NaN lanes give 0)
-      const float* p = x + b * block;
-      __m256 acc = _mm256_setzero_ps();
-      for (int64_t i = 0; i < block; i += 8) acc = _mm256_max_ps(abs_ps(_mm256_loadu_ps(p + i)), acc);
-      return acc;
-    };
-    int64_t b = 0;
-    for (; b + 8 <= blocks; b += 8) {  // eight blocks' maxima into one register by a shuffle tree
-      __m256 t[4], u[2];
-      for (int j = 0; j < 4; ++j) {  // lanes 0, 2 (4, 6): block 2j's partials, 1, 3 (5, 7): 2j + 1's
-        const __m256 p = block_abs(b + 2 * j), q = block_abs(b + 2 * j + 1);
-        t[j] = _mm256_max_ps(_mm256_unpacklo_ps(p, q), _mm256_unpackhi_ps(p, q));
-      }
-      for (int k = 0; k < 2; ++k)  // lane c (4 + c): block 4k + c over partials 0-3 (4-7)
-        u[k] = _mm256_max_ps(_mm256_shuffle_ps(t[2 * k], t[2 * k + 1], 0x44), _mm256_shuffle_ps(t[2 * k], t[2 * k + 1], 0xEE));
-      _mm256_storeu_ps(amax + b, _mm256_max_ps(_mm256_permute2f128_ps(u[0], u[1], 0x20), _mm256_permute2f128_ps(u[0], u[1], 0x31)));
-    }
-    for (; b < blocks; ++b) {
-      const __m256 acc = block_abs(b);
-      __m128 m = _mm_max_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));  // no NaN lanes
-      m = _mm_max_ps(m, _mm_movehl_ps(m, m));
-      m = _mm_max_ss(m, _mm_movehdup_ps(m));
-      amax[b] = _mm_cvtss_f32(m);
-    }
-    return;
-  }
+  if (block % 8 == 0) return block_abs_max8<false>(x, block, blocks, amax);
 #endif
   for (int64_t b = 0; b < blocks; ++b) amax[b] = abs_max_span(x + b * block, block);
+}
+
+// block_abs_max, returning whether the values are known to hold no NaN: on AVX2 builds the integer
+// maxima find a NaN at no cost (then the blocks are redone with NaN ignored); elsewhere (AVX-512
+// builds, other block lengths) it cannot tell and returns false.
+inline bool block_abs_max_no_nan(const float* x, int64_t block, int64_t blocks, float* amax) {
+#if defined(__AVX2__) && !defined(__AVX512F__)
+  if (block % 8 == 0) {
+    block_abs_max8<true>(x, block, blocks, amax);
+    bool nan = false;
+    for (int64_t b = 0; b < blocks; ++b) nan = nan || std::bit_cast<uint32_t>(amax[b]) > 0x7F800000u;
+    if (!nan) return true;
+  }
+#endif
+  block_abs_max(x, block, blocks, amax);
+  return false;
 }
 
 // One span of n elements sharing one block scale. x and out may be the same array.

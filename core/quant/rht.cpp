@@ -393,16 +393,6 @@ RowPath16 row_path16(const float* x, int64_t cols) {
 #endif
 
 #ifdef __AVX2__
-// bf16 RNE of eight finite values in fp32 bits (bf16_round8 without its NaN rule; overflow gives Inf).
-inline __m256 bf16_round_finite8(__m256 x) {
-  const __m256i bits = _mm256_castps_si256(x);
-  const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(1));
-  return _mm256_castsi256_ps(_mm256_and_si256(_mm256_add_epi32(bits, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7FFF))),
-                                              _mm256_set1_epi32(int(0xFFFF0000u))));
-}
-#endif
-
-#ifdef __AVX2__
 // The last three butterfly stages (h = 4, 2, 1) of a 16-point transform on one half of it, eight
 // registers (element i of every column in v[i]), any lane type: in place, Sylvester order.
 template <class V, class Add, class Sub>
@@ -436,7 +426,7 @@ __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input,
     const __m256i abs_bits = _mm256_and_si256(_mm256_castps_si256(e), abs_mask);
     hi = _mm256_max_epi32(hi, abs_bits);
     lo = _mm256_min_epu32(lo, _mm256_sub_epi32(abs_bits, one));  // a zero wraps to the largest value
-    if (bf16_input) e = bf16_round_finite8(e);
+    if (bf16_input) e = detail::bf16_round_finite8(e);
     else low_bits = _mm256_or_si256(low_bits, abs_bits);
     _mm256_store_ps(x[i], _mm256_mul_ps(e, _mm256_set1_ps(0.25f * rht.signs[size_t(i)])));
   }
@@ -469,7 +459,7 @@ __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input,
                     : _mm256_add_ps(_mm256_load_ps(x[i]), _mm256_load_ps(x[i + 8]));
       butterfly8(v, [](__m256 a, __m256 b) { return _mm256_add_ps(a, b); }, [](__m256 a, __m256 b) { return _mm256_sub_ps(a, b); });
 #pragma GCC unroll 8
-      for (int i = 0; i < 8; ++i) finish8(bf16_round_finite8(v[i]), 8 * half + i);
+      for (int i = 0; i < 8; ++i) finish8(detail::bf16_round_finite8(v[i]), 8 * half + i);
     }
   } else {
     // fp64, four columns at a time, each input converted once. The exact sums go to fp32 (RNE) and
@@ -506,7 +496,7 @@ __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input,
         if constexpr (!once) {
           const __m256i low = _mm256_and_si256(_mm256_castps_si256(f), _mm256_set1_epi32(0xFFFF));
           boundary = _mm256_or_si256(boundary, _mm256_cmpeq_epi32(low, _mm256_set1_epi32(0x8000)));
-          f = bf16_round_finite8(f);
+          f = detail::bf16_round_finite8(f);
         }
         finish8(f, i);
       }
@@ -523,8 +513,10 @@ __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input,
       rht_row(rht, column, column, 16);
       for (int i = 0; i < 16; ++i) tile[8 * i + j] = column[i];
     }
-    m = _mm256_setzero_ps();
-    for (int i = 0; i < 16; ++i) m = _mm256_max_ps(detail::abs_ps(_mm256_loadu_ps(tile + 8 * i)), m);  // NaN ignored
+    __m256i bits = _mm256_setzero_si256();  // |y|'s bits as integers: a NaN's exceed Inf's
+    for (int i = 0; i < 16; ++i)
+      bits = _mm256_max_epi32(_mm256_castps_si256(detail::abs_ps(_mm256_loadu_ps(tile + 8 * i))), bits);
+    m = _mm256_castsi256_ps(bits);
   }
   return m;
 }

@@ -49,10 +49,11 @@ float rht_row(const Rht& rht, const float* in, float* out, int64_t cols, float* 
 #ifdef __AVX2__
 // rht.size == 16: the 16-vectors running down the eight columns of a [16, 8] tile (x_i of column j
 // at in[i · ld + j]: sixteen consecutive rows of a row-major tensor), each rounded to bf16 first
-// when `bf16_input`, transformed into `tile` ([16, 8], row stride 8), bit-identical
-// to rht_vector_reference. Returns max |y| of each column (NaN ignored). The quantizer's transform
-// of wgrad's operands as stored (their 16-vectors run along the tokens, down the columns of X and
-// dY): the butterfly runs across registers, one column per lane.
+// when `bf16_input`, transformed into `tile` ([16, 8], row stride 8), bit-identical to
+// rht_vector_reference. Returns max |y| of each column, or NaN for a column that holds a NaN (only
+// the per-column fallback, which every column with a NaN or Inf input takes, can make one). The
+// quantizer's transform of wgrad's operands as stored (their 16-vectors run along the tokens, down
+// the columns of X and dY): the butterfly runs across registers, one column per lane.
 __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input, float* tile);
 #endif
 
