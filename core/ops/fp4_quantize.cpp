@@ -460,14 +460,13 @@ void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols,
           if (spec.rht) {
             m = rht16_down8(rht, x + h * rows + c, rows, bf16, tile);
           } else {
-            __m256i bits = _mm256_setzero_si256();  // |e|'s bits as integers: a NaN's exceed Inf's
+            m = _mm256_setzero_ps();
             for (int i = 0; i < 16; ++i) {
               __m256 e = _mm256_loadu_ps(x + (h + i) * rows + c);
               if (bf16) e = detail::bf16_round8(e);
-              bits = _mm256_max_epi32(_mm256_castps_si256(detail::abs_ps(e)), bits);
+              m = detail::abs_max_bits(e, m);
               _mm256_storeu_ps(tile + 8 * i, e);
             }
-            m = _mm256_castsi256_ps(bits);
           }
           if (_mm256_movemask_ps(_mm256_cmp_ps(m, m, _CMP_UNORD_Q))) {  // the maxima with NaN ignored
             nan_seen = true;
@@ -594,8 +593,9 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
         x = s;
       }
       float m = spec.rht ? rht_row(rht, x, s, cols, rht_gives_blocks ? block_amax : nullptr) : 0.0f;
-      nan_possible = nan_possible || rht_gives_blocks;
-      if (!rht_gives_blocks) {
+      if (rht_gives_blocks) {
+        nan_possible = true;  // rht_row's maxima do not tell
+      } else {
         nan_possible = !detail::block_abs_max_no_nan(src + r * cols, block, blocks, block_amax) || nan_possible;
         if (bf16_on_the_fly) round_bf16_amax(block_amax, blocks);
         for (int64_t b = 0; b < blocks; ++b) m = block_amax[b] > m ? block_amax[b] : m;

@@ -142,6 +142,11 @@ struct LaneStats {
 
 inline __m256 abs_ps(__m256 v) { return _mm256_and_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF))); }
 inline __m256i mask_i(__m256 m) { return _mm256_castps_si256(m); }
+// max(|v|, acc) lane by lane on the bits as integers (acc >= 0): the float maximum for non-NaN
+// values, but a NaN's bits exceed Inf's, so a NaN wins (max_ps would drop it).
+inline __m256 abs_max_bits(__m256 v, __m256 acc) {
+  return _mm256_castsi256_ps(_mm256_max_epi32(_mm256_castps_si256(abs_ps(v)), _mm256_castps_si256(acc)));
+}
 
 inline void add_stats8(__m256 x, __m256 y, __m256 result, __m256 saturation_limit, bool scale_nonzero, LaneStats& st) {
   const __m256 inf = _mm256_set1_ps(INFINITY);
@@ -426,12 +431,11 @@ inline float abs_max_span(const float* x, int64_t n) {
 }
 
 #ifdef __AVX2__
-// block_abs_max on AVX2 for blocks of a multiple of 8. kBits: the maxima of |x|'s bits as integers
-// (the order of the floats for non-negative values, but a NaN's bits exceed Inf's, so a NaN shows
-// as its block's maximum); otherwise float maxima (NaN ignored).
+// block_abs_max on AVX2 for blocks of a multiple of 8. kBits: the maxima taken on the bits as
+// integers (abs_max_bits: a NaN shows as its block's maximum); otherwise float maxima (NaN ignored).
 template <bool kBits>
 inline void block_abs_max8(const float* x, int64_t block, int64_t blocks, float* amax) {
-  auto max8 = [](__m256 a, __m256 b) {
+  auto max8 = [](__m256 a, __m256 b) {  // a, b >= 0 or NaN
     if constexpr (kBits) return _mm256_castsi256_ps(_mm256_max_epi32(_mm256_castps_si256(a), _mm256_castps_si256(b)));
     else return _mm256_max_ps(a, b);  // b for a NaN a
   };

@@ -513,10 +513,8 @@ __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input,
       rht_row(rht, column, column, 16);
       for (int i = 0; i < 16; ++i) tile[8 * i + j] = column[i];
     }
-    __m256i bits = _mm256_setzero_si256();  // |y|'s bits as integers: a NaN's exceed Inf's
-    for (int i = 0; i < 16; ++i)
-      bits = _mm256_max_epi32(_mm256_castps_si256(detail::abs_ps(_mm256_loadu_ps(tile + 8 * i))), bits);
-    m = _mm256_castsi256_ps(bits);
+    m = _mm256_setzero_ps();
+    for (int i = 0; i < 16; ++i) m = detail::abs_max_bits(_mm256_loadu_ps(tile + 8 * i), m);  // NaN kept
   }
   return m;
 }
