@@ -1,16 +1,15 @@
 // Direct FP4 quantization (see fp4_quantize.hpp), in one OpenMP region. Pass 1 over rows: bf16
 // rounding, the Hadamard transform (rht_row) and block amaxes, as quantize()'s first pass. Then the
-// tensor amax and scaling; pass 2, over rows (1D) or 16-row bands (2D): the block scales (sixteen
-// blocks per AVX-512 register, eight per AVX2 one, E4M3 rounded as quantize's BlockScaler rounds
-// it) and the element loop, sixteen (AVX-512) or eight (AVX2) elements per register: y = x · encode
-// rounded to the E2M1 grid (RNE, or SR with the same Philox bytes), stored as the integer
-// 2 × value. Every lane runs the operations quantize's AVX2 kernels run for that element, so the
-// bits agree; the two builds' kernels below differ only in their vector width, and in that AVX2
-// builds take pass 1's block maxima as integers, which also tells whether a NaN is among the
-// values: a tensor without one, under a finite amax, can have no NaN y (finite x times a finite
-// encode multiplier), and pass 2 leaves out the NaN rules. A transposed input (wgrad's Xᵀ, dYᵀ) is
-// transposed into scratch first, or, on AVX2 builds, quantized as stored by the slab path
-// (quantize_slabs).
+// tensor amax and scaling; pass 2, over rows (1D) or 16-row bands (2D): the block scales (eight
+// blocks per register, E4M3 rounded as quantize's BlockScaler rounds it) and the element loop,
+// eight elements per register: y = x · encode rounded to the E2M1 grid (RNE, or SR with the same
+// Philox bytes), stored as the integer 2 × value. Every lane runs the operations quantize's AVX2
+// kernels run for that element, so the bits agree. Pass 1 takes the block maxima as integers, which
+// also tells whether a NaN is among the values: a tensor without one, under a finite amax, can have
+// no NaN y (finite x times a finite encode multiplier), and pass 2 leaves out the NaN rules. A
+// transposed input (wgrad's Xᵀ, dYᵀ) is quantized as stored by the slab path (quantize_slabs), or,
+// for specs outside it, transposed into scratch first. The kernels are AVX2 in every build: on an
+// AVX-512 CPU (AMD Zen 4) sixteen-lane versions of them measured slower (bench/README.md).
 #include "core/ops/fp4_quantize.hpp"
 
 #include <immintrin.h>
@@ -36,10 +35,7 @@
 
 namespace fp4lab {
 
-#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
-#define FP4LAB_DIRECT_AVX512 1
-#endif
-#if defined(FP4LAB_DIRECT_AVX512) || defined(__AVX2__)
+#ifdef __AVX2__
 namespace {
 
 constexpr int kLanes = 16;  // elements per block: a multiple of 16 (fp4_direct_supported)
@@ -86,124 +82,16 @@ void round_bf16_amax(float* amax, int64_t n) {
   for (; b < n; ++b) amax[b] = bf16_round(amax[b]);
 }
 
-#ifdef FP4LAB_DIRECT_AVX512
-// E2M1 stochastic rounding of |y| (carry rule) as a grid value 0..6: detail::fp4_sr_value.
-__m512 sr_value(__m512 a, const uint8_t* random) {
-  const __m512 clamped = _mm512_min_ps(a, _mm512_set1_ps(6.0f));
-  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
-  __m512i binade = _mm512_mask_sub_epi32(zero, _mm512_cmp_ps_mask(clamped, _mm512_set1_ps(2.0f), _CMP_GE_OQ), zero, one);
-  binade = _mm512_mask_sub_epi32(binade, _mm512_cmp_ps_mask(clamped, _mm512_set1_ps(4.0f), _CMP_GE_OQ), binade, one);
-  const __m512 units256 = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(_mm512_set1_epi32(127 + 9), binade), 23));
-  const __m512 step = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_sub_epi32(_mm512_set1_epi32(127 - 1), binade), 23));
-  const __m512i t = _mm512_cvttps_epi32(_mm512_mul_ps(clamped, units256));
-  const __m512i bytes = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(random)));
-  const __mmask16 carry = _mm512_cmpgt_epi32_mask(_mm512_add_epi32(_mm512_and_si512(t, _mm512_set1_epi32(255)), bytes),
-                                                  _mm512_set1_epi32(255));
-  const __m512i units = _mm512_mask_add_epi32(_mm512_srli_epi32(t, 8), carry, _mm512_srli_epi32(t, 8), one);
-  return _mm512_mul_ps(_mm512_cvtepi32_ps(units), step);
-}
-
-// One row of `blocks` blocks: q = 2 × the E2M1 value of x · encode[b] (NaN -> +12, as code 7),
-// x rounded to bf16 first with kBf16. Returns whether a y was NaN (the sentinel of quantize's fp4
-// kernels).
-template <bool kSr, bool kBf16>
-bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block, int64_t blocks, const float* encode) {
-  const __m512i sign_bit = _mm512_set1_epi32(int(0x80000000u));
-  const __m512i zero = _mm512_setzero_si512();
-  __mmask16 nan = 0;
-  for (int64_t b = 0; b < blocks; ++b) {
-    const __m512 enc = _mm512_set1_ps(encode[b]);
-    for (int64_t i = b * block; i < (b + 1) * block; i += kLanes) {
-      const __m512 v = _mm512_loadu_ps(x + i);
-      const __m512 y = _mm512_mul_ps(kBf16 ? detail::bf16_round16(v) : v, enc);
-      const __mmask16 is_nan = _mm512_cmp_ps_mask(y, y, _CMP_UNORD_Q);
-      nan |= is_nan;
-      const __mmask16 negative = _mm512_mask_test_epi32_mask(__mmask16(~is_nan), _mm512_castps_si512(y), sign_bit);
-      const __m512 a = _mm512_abs_ps(y);
-      const __m512 value = kSr ? sr_value(a, random + i) : detail::fp4_rne_value16(a);
-      const __m512i twice = _mm512_cvttps_epi32(_mm512_add_ps(value, value));  // exact: 0, 1, 2, 3, 4, 6, 8, 12
-      const __m512i signed_twice = _mm512_mask_sub_epi32(twice, negative, zero, twice);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), _mm512_cvtepi32_epi8(signed_twice));
-    }
-  }
-  return nan != 0;
-}
-
-// encode_row for run-time flags; `no_nan` is never set on these builds (block_abs_max_no_nan cannot
-// tell), so every y is checked.
-bool encode_row_for(bool sr, bool bf16, bool, const float* x, int8_t* q, const uint8_t* random, int64_t block,
-                    int64_t blocks, const float* encode) {
-  return sr ? (bf16 ? encode_row<true, true>(x, q, random, block, blocks, encode)
-                    : encode_row<true, false>(x, q, random, block, blocks, encode))
-            : (bf16 ? encode_row<false, true>(x, q, random, block, blocks, encode)
-                    : encode_row<false, false>(x, q, random, block, blocks, encode));
-}
-
-// Sixteen decoded E4M3 block scales s_b (the `lanes` of them) stored with their encode multipliers
-// (nvfp4_encode_multiplier: min_ps gives FLT_MAX for a NaN, as fmin). Returns whether a decode
-// multiplier (nvfp4_decode_multiplier) times 6 overflows.
-bool store_e4m3_scales(__m512 s_b, __mmask16 lanes, const TensorScaling& t, float recip, float* scale, float* encode) {
-  const __m512 flt_max = _mm512_set1_ps(FLT_MAX);
-  const __m512 block_decode = _mm512_mul_ps(s_b, _mm512_set1_ps(t.s_dec));
-  const __m512 enc = _mm512_min_ps(_mm512_div_ps(_mm512_set1_ps(1.0f), block_decode), flt_max);
-  const __m512 decode = _mm512_mul_ps(_mm512_mul_ps(s_b, _mm512_set1_ps(t.amax)), _mm512_set1_ps(recip));
-  _mm512_mask_storeu_ps(scale, lanes, s_b);
-  _mm512_mask_storeu_ps(encode, lanes, enc);
-  return _mm512_mask_cmp_ps_mask(lanes, _mm512_mul_ps(decode, _mm512_set1_ps(kFp4E2m1Max)), flt_max, _CMP_NLE_UQ) != 0;
-}
-
-__mmask16 first_lanes(int64_t n) { return n >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1); }
-
-// The block scales of n block (or tile) amaxes: the decoded scale s_b (nvfp4_block_scale_code's
-// E4M3 value, or UE8M0's) and the encode multiplier (block_scale_from_code's). Returns whether a
-// decode multiplier times 6 overflows (then quantize() checks the dequantized values of the rows
-// concerned; so does the caller).
-bool block_scales(const QuantSpec& spec, const TensorScaling& t, const float* amax, int64_t n, float* scale,
-                  float* encode) {
-  if (spec.scale == ScaleFormat::ue8m0) return ue8m0_block_scales(spec, amax, n, scale, encode);
-  bool suspect = false;
-  const __m512 factor = _mm512_set1_ps(t.s_enc * kRecipSix), s_enc = _mm512_set1_ps(t.s_enc);
-  for (int64_t b = 0; b < n; b += kLanes) {
-    const __mmask16 lanes = first_lanes(n - b);
-    const __m512 a = _mm512_maskz_loadu_ps(lanes, amax + b);
-    const __m512 s_dec_b = spec.formula == BlockScaleFormula::te_2_14
-                               ? _mm512_mul_ps(a, factor)
-                               : _mm512_mul_ps(_mm512_div_ps(a, _mm512_set1_ps(6.0f)), s_enc);
-    const __m512 s_b = detail::fp8_rne_value<3, -6>(_mm512_min_ps(s_dec_b, _mm512_set1_ps(FLT_MAX)), kFp8E4m3Max);
-    suspect = store_e4m3_scales(s_b, lanes, t, recip_6q(spec), scale + b, encode + b) || suspect;
-  }
-  return suspect;
-}
-
-// 4over6's block scales (four_over_six_scale_codes on the band's rows x of `cols`), as block_scales
-// gives them: the decoded scale s_b and the encode multiplier; returns the same overflow warning.
-bool four_over_six_block_scales(const QuantSpec& spec, const TensorScaling& t, const float* x, int64_t cols,
-                                int64_t band_rows, const float* amax, int64_t n, uint8_t* codes, float* scale,
-                                float* encode) {
-  four_over_six_scale_codes(spec, t, x, cols, band_rows, amax, codes);
-  const float* e4m3 = e4m3_decode_table().data();
-  bool suspect = false;
-  for (int64_t b = 0; b < n; b += kLanes) {
-    const __mmask16 lanes = first_lanes(n - b);
-    const __m512 s_b = _mm512_i32gather_ps(_mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(lanes, codes + b)), e4m3, 4);
-    suspect = store_e4m3_scales(s_b, lanes, t, recip_6q(spec), scale + b, encode + b) || suspect;
-  }
-  return suspect;
-}
-
-void round_bf16(const float* x, float* out, int64_t n) {
-  for (int64_t i = 0; i < n; i += 16) _mm512_storeu_ps(out + i, detail::bf16_round16(_mm512_loadu_ps(x + i)));
-}
-
-#else  // AVX2: the same kernels, eight lanes per register
 
 void round_bf16(const float* x, float* out, int64_t n) {
   for (int64_t i = 0; i < n; i += 8) _mm256_storeu_ps(out + i, detail::bf16_round8(_mm256_loadu_ps(x + i)));
 }
 
-// One row of `blocks` blocks (see the AVX-512 encode_row): 32 elements per step (two 16-blocks or
-// half a 32-block; the lanes' encode multipliers broadcast per 16), packed to bytes by two in-lane
-// packs and one cross-lane permutation; a last 16 alone. kNoNan: the caller knows x and the encode
+// One row of `blocks` blocks: q = 2 × the E2M1 value of x · encode[b] (NaN -> +12, as code 7), x
+// rounded to bf16 first with kBf16; returns whether a y was NaN (the sentinel of quantize's fp4
+// kernels). 32 elements per step (two 16-blocks or half a 32-block; the lanes' encode multipliers
+// broadcast per 16), packed to bytes by two in-lane packs and one cross-lane permutation; a last 16
+// alone. kNoNan: the caller knows x and the encode
 // multipliers are finite (no NaN among x, a finite tensor amax), so no y is NaN and the NaN rules
 // of the bf16 rounding and the element kernel are left out.
 template <bool kSr, bool kBf16, bool kNoNan>
@@ -258,7 +146,8 @@ __m256i first_lanes(int n) {
 }
 
 // Eight decoded E4M3 block scales s_b (the first `lanes` of them) stored with their encode
-// multipliers; returns whether a decode multiplier times 6 overflows (see the AVX-512 version).
+// multipliers (nvfp4_encode_multiplier: min_ps gives FLT_MAX for a NaN, as fmin). Returns whether a
+// decode multiplier (nvfp4_decode_multiplier) times 6 overflows.
 bool store_e4m3_scales(__m256 s_b, int lanes, const TensorScaling& t, float recip, float* scale, float* encode) {
   const __m256 flt_max = _mm256_set1_ps(FLT_MAX);
   const __m256 block_decode = _mm256_mul_ps(s_b, _mm256_set1_ps(t.s_dec));
@@ -311,7 +200,6 @@ bool four_over_six_block_scales(const QuantSpec& spec, const TensorScaling& t, c
   return suspect;
 }
 
-#endif  // FP4LAB_DIRECT_AVX512
 
 // Whether a row's dequantized values (|q| / 2 · decode) hold a NaN or Inf: quantize's output check
 // for rows whose decode multipliers could overflow.
@@ -353,10 +241,6 @@ void finish_operand(const QuantSpec& spec, const QuantOutputs& extra, float amax
   if (extra.global_amax) *extra.global_amax = amax;
   if (extra.nonfinite) *extra.nonfinite = nonfinite;
 }
-
-#ifndef FP4LAB_DIRECT_AVX512
-// The slab path (eight lanes) runs on AVX2 builds, where it measured faster than the transpose and
-// the row passes (bench/README.md, On an AVX2 CPU); AVX-512 builds keep those (sixteen lanes).
 
 // Whether quantize_fp4_operand reads a transposed input in stored slabs (quantize_slabs): 1D blocks
 // of 16 or 32 along the stored rows, no 4over6, an RHT of 16 if any, whole 16-column tiles,
@@ -520,7 +404,6 @@ void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols,
   finish_operand(spec, extra, amax, nonfinite, out);
 }
 
-#endif  // !FP4LAB_DIRECT_AVX512
 
 }  // namespace
 
@@ -543,9 +426,7 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
   const std::string problem = validate(spec, rows, cols);
   if (!problem.empty()) throw std::invalid_argument(problem);
   if (transposed) {
-#ifndef FP4LAB_DIRECT_AVX512
     if (slab_path(spec, rnd, rows, cols)) return quantize_slabs(in, scratch, rows, cols, spec, rnd, extra, out);
-#endif
     transpose(scratch, in, cols, rows);  // then as stored, in place
     in = scratch;
   }
@@ -646,7 +527,7 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
   finish_operand(spec, extra, amax, nonfinite, out);
 }
 
-#else  // neither AVX-512 nor AVX2: every caller takes the general path
+#else  // no AVX2: every caller takes the general path
 
 bool fp4_direct_supported(const QuantSpec&) { return false; }
 

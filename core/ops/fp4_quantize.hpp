@@ -14,8 +14,8 @@ namespace fp4lab {
 // Whether this build quantizes `spec` directly: E2M1 elements in blocks of 16 or 32 with E4M3
 // block scales rounded to nearest under a per-tensor scale (Q = 448, or 4over6 with Q = 448 or 256;
 // no row scaling, encode window or delayed scaling) or UE8M0 scales; 1D or 2D tiles, RNE or SR,
-// with or without RHT, fp32 or bf16 operands; and a CPU build with AVX-512 or AVX2 (the kernels'
-// vector widths). Otherwise callers take quantize() and fp4_operand_from_codes.
+// with or without RHT, fp32 or bf16 operands; and a build with AVX2 (every build but one for a CPU
+// without it). Otherwise callers take quantize() and fp4_operand_from_codes.
 bool fp4_direct_supported(const QuantSpec& spec);
 
 // `out` = fp4_operand_from_codes of quantize(in, rows, cols, spec, rnd, ...), with the tensor amax
@@ -23,9 +23,9 @@ bool fp4_direct_supported(const QuantSpec& spec);
 // as quantize() applies it. Other outputs of `extra` must be null. `scratch` [rows, cols] receives
 // the bf16-rounded or Hadamard-transformed tensor when the spec has one (it may be `in`); its
 // contents afterwards are not a dequantized copy. With `transposed`, `in` is stored [cols, rows]
-// (the operand is its transpose, as wgrad's Xᵀ and dYᵀ are) and must not be `scratch`: on AVX2
-// builds 1D blocks of 16 or 32 are quantized from the stored layout, down its columns (no fp32
-// transpose); other specs, and every spec on AVX-512 builds, are transposed into scratch first. Throws std::invalid_argument as quantize() does, and
+// (the operand is its transpose, as wgrad's Xᵀ and dYᵀ are) and must not be `scratch`: 1D
+// blocks of 16 or 32 are quantized from the stored layout, down its columns (no fp32 transpose);
+// other specs are transposed into scratch first. Throws std::invalid_argument as quantize() does, and
 // std::logic_error for a spec fp4_direct_supported() rejects.
 void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t cols, const QuantSpec& spec,
                           const QuantRandom& rnd, const QuantOutputs& extra, Fp4Operand& out, bool transposed = false);

@@ -323,17 +323,6 @@ inline void add_sentinel8(__m256 x, __m256 result, LaneStats& st) {
 }
 
 #ifdef __AVX512F__
-// fp8_rne_value on sixteen lanes.
-template <int kManBits, int kEmin>
-inline __m512 fp8_rne_value(__m512 a, float max_value) {
-  const __m512 clamped = _mm512_min_ps(a, _mm512_set1_ps(2.0f * max_value));
-  const __m512i field = _mm512_srli_epi32(_mm512_castps_si512(clamped), 23);
-  const __m512i step_field = _mm512_max_epi32(field, _mm512_set1_epi32(kEmin + 127));
-  const __m512 magic = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(step_field, _mm512_set1_epi32(23 - kManBits)), 23));
-  const __m512 rounded = _mm512_sub_ps(_mm512_add_ps(clamped, magic), magic);
-  return _mm512_min_ps(rounded, _mm512_set1_ps(max_value));
-}
-
 // fp4_rne_value on sixteen lanes: E2M1 round-to-nearest-even of |y| as a grid value 0..6 (NaN -> 6).
 inline __m512 fp4_rne_value16(__m512 a) {
   const __mmask16 ge2 = _mm512_cmp_ps_mask(a, _mm512_set1_ps(2.0f), _CMP_GE_OQ);
@@ -481,11 +470,11 @@ inline void block_abs_max(const float* x, int64_t block, int64_t blocks, float* 
   for (int64_t b = 0; b < blocks; ++b) amax[b] = abs_max_span(x + b * block, block);
 }
 
-// block_abs_max, returning whether the values are known to hold no NaN: on AVX2 builds the integer
-// maxima find a NaN at no cost (then the blocks are redone with NaN ignored); elsewhere (AVX-512
-// builds, other block lengths) it cannot tell and returns false.
+// block_abs_max, returning whether the values are known to hold no NaN: for blocks of a multiple of
+// 8 on AVX2 the integer maxima find a NaN at no cost (then the blocks are redone with NaN ignored);
+// elsewhere it cannot tell and returns false.
 inline bool block_abs_max_no_nan(const float* x, int64_t block, int64_t blocks, float* amax) {
-#if defined(__AVX2__) && !defined(__AVX512F__)
+#ifdef __AVX2__
   if (block % 8 == 0) {
     block_abs_max8<true>(x, block, blocks, amax);
     bool nan = false;
