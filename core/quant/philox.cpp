@@ -92,9 +92,7 @@ void words16(const uint32_t key[2], uint64_t first, uint64_t stride, const uint3
   groups8(first + 8 * stride, stride, lo[1], hi[1]);
   rounds8<2>(key, lo, hi, step, words);
 }
-#endif
 
-#if defined(__AVX2__) && !defined(__AVX512F__)
 // Sixteen consecutive draws of a stream at once (counters {group + i, step}, i = 0..15; two
 // interleaved sets of eight lanes) and their 256 bytes in draw order. Tested against group_bytes.
 void draw16(const uint32_t key[2], uint64_t group, const uint32_t step[2], uint8_t* out) {
@@ -115,53 +113,6 @@ void draw16(const uint32_t key[2], uint64_t group, const uint32_t step[2], uint8
 }
 #endif
 
-#ifdef __AVX512F__
-// Sixteen consecutive draws of a stream at once on one register set: counters
-// {group + i, step}, i = 0..15, the ten Random123 rounds, 256 bytes in draw order. Tested against
-// group_bytes.
-void draw16(const uint32_t key[2], uint64_t group, const uint32_t step[2], uint8_t* out) {
-  alignas(64) uint32_t lo[16], hi[16];
-  for (int i = 0; i < 16; ++i) {
-    lo[i] = lo32(group + uint64_t(i));
-    hi[i] = hi32(group + uint64_t(i));
-  }
-  __m512i c0 = _mm512_load_si512(lo), c1 = _mm512_load_si512(hi);
-  __m512i c2 = _mm512_set1_epi32(static_cast<int>(step[0])), c3 = _mm512_set1_epi32(static_cast<int>(step[1]));
-  __m512i k0 = _mm512_set1_epi32(static_cast<int>(key[0])), k1 = _mm512_set1_epi32(static_cast<int>(key[1]));
-  const __m512i m0 = _mm512_set1_epi32(static_cast<int>(0xD2511F53u)), m1 = _mm512_set1_epi32(static_cast<int>(0xCD9E8D57u));
-  const __m512i w0 = _mm512_set1_epi32(static_cast<int>(0x9E3779B9u)), w1 = _mm512_set1_epi32(static_cast<int>(0xBB67AE85u));
-  auto mulhilo = [](__m512i a, __m512i m, __m512i& low, __m512i& high) {
-    const __m512i even = _mm512_mul_epu32(a, m);
-    const __m512i odd = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), m);
-    low = _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
-    high = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(even, 32), odd);
-  };
-  for (int round = 0; round < 10; ++round) {
-    if (round > 0) {
-      k0 = _mm512_add_epi32(k0, w0);
-      k1 = _mm512_add_epi32(k1, w1);
-    }
-    __m512i lo0, hi0, lo1, hi1;
-    mulhilo(c0, m0, lo0, hi0);
-    mulhilo(c2, m1, lo1, hi1);
-    c0 = _mm512_xor_si512(_mm512_xor_si512(hi1, c1), k0);
-    c1 = lo1;
-    c2 = _mm512_xor_si512(_mm512_xor_si512(hi0, c3), k1);
-    c3 = lo0;
-  }
-  // d_j's 128-bit lane L holds the words of draw 4L + j; then a 4 x 4 transpose of 128-bit lanes.
-  const __m512i t0 = _mm512_unpacklo_epi32(c0, c1), t1 = _mm512_unpackhi_epi32(c0, c1);
-  const __m512i t2 = _mm512_unpacklo_epi32(c2, c3), t3 = _mm512_unpackhi_epi32(c2, c3);
-  const __m512i d0 = _mm512_unpacklo_epi64(t0, t2), d1 = _mm512_unpackhi_epi64(t0, t2);
-  const __m512i d2 = _mm512_unpacklo_epi64(t1, t3), d3 = _mm512_unpackhi_epi64(t1, t3);
-  const __m512i e0 = _mm512_shuffle_i32x4(d0, d1, 0x44), e1 = _mm512_shuffle_i32x4(d2, d3, 0x44);
-  const __m512i e2 = _mm512_shuffle_i32x4(d0, d1, 0xEE), e3 = _mm512_shuffle_i32x4(d2, d3, 0xEE);
-  _mm512_storeu_si512(out, _mm512_shuffle_i32x4(e0, e1, 0x88));
-  _mm512_storeu_si512(out + 64, _mm512_shuffle_i32x4(e0, e1, 0xDD));
-  _mm512_storeu_si512(out + 128, _mm512_shuffle_i32x4(e2, e3, 0x88));
-  _mm512_storeu_si512(out + 192, _mm512_shuffle_i32x4(e2, e3, 0xDD));
-}
-#endif
 
 }  // namespace
 
@@ -188,7 +139,7 @@ void PhiloxStream::group_words16(uint64_t first, uint64_t stride, __m256i (&word
 #endif
 
 void PhiloxStream::fill(uint64_t first, int64_t n, uint8_t* out) const {
-#if defined(__AVX512F__) || defined(__AVX2__)
+#ifdef __AVX2__
   // Batches of sixteen consecutive groups (draw16): straight into `out`, or a partial batch drawn
   // whole.
   constexpr int64_t kBatch = 256;
