@@ -185,7 +185,7 @@ void for_each_case(const std::vector<std::array<int64_t, 2>>& shapes, Check chec
 }
 
 TEST(Fp4Quantize, SameOperandAsQuantizeThenCodes) {
-  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has neither AVX-512 nor AVX2: every operand takes the general path";
+  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has no AVX2: every operand takes the general path";
   const QuantRandom rnd{11, 3, 7};
   for_each_case({{32, 64}, {48, 96}, {16, 512}}, [&](const Variant& v, int64_t rows, int64_t cols,
                                                      const std::vector<float>& x, const std::string& what) {
@@ -198,7 +198,7 @@ TEST(Fp4Quantize, SameOperandAsQuantizeThenCodes) {
 // A rank's slice: the amax hook (here: the max with another rank's 1e3) and SR bytes keyed by the
 // global index.
 TEST(Fp4Quantize, DataParallelSlice) {
-  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has neither AVX-512 nor AVX2: every operand takes the general path";
+  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has no AVX2: every operand takes the general path";
   const std::function<float(float)> reduce = [](float a) { return std::max(a, 1e3f); };
   QuantRandom rnd{11, 3, 7};
   rnd.col_offset = 64;
@@ -216,11 +216,11 @@ TEST(Fp4Quantize, DataParallelSlice) {
   omp_set_num_threads(2);
 }
 
-// A transposed input: read down its columns in slabs of one block on AVX2 builds (1D specs, whole
-// 16-column tiles), or transposed first (2D, 4over6, an RHT of 32, columns left over; AVX-512
-// builds), at 1 and 2 threads, alone and as a rank's slice.
+// A transposed input: read down its columns in slabs of one block (1D specs, whole 16-column
+// tiles), or transposed first (2D, 4over6, an RHT of 32, columns left over), at 1 and 2 threads,
+// alone and as a rank's slice.
 TEST(Fp4Quantize, TransposedInput) {
-  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has neither AVX-512 nor AVX2: every operand takes the general path";
+  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has no AVX2: every operand takes the general path";
   const std::function<float(float)> reduce = [](float a) { return std::max(a, 3.0f); };
   const QuantRandom rnd{11, 3, 7};
   QuantRandom slice = rnd;
@@ -238,7 +238,7 @@ TEST(Fp4Quantize, TransposedInput) {
 }
 
 TEST(Fp4Quantize, Errors) {
-  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has neither AVX-512 nor AVX2: every operand takes the general path";
+  if (!fp4_direct_supported(named("nvfp4"))) GTEST_SKIP() << "this build has no AVX2: every operand takes the general path";
   std::vector<float> x(16 * 40, 1.0f), scratch(x.size());
   Fp4Operand op;
   EXPECT_THROW(quantize_fp4_operand(x.data(), scratch.data(), 16, 40, named("nvfp4"), {}, {}, op), std::invalid_argument);

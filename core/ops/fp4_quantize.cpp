@@ -73,8 +73,6 @@ bool ue8m0_block_scales(const QuantSpec& spec, const float* amax, int64_t n, flo
   return suspect;
 }
 
-void round_bf16(const float* x, float* out, int64_t n);  // out = bf16_round(x), n a multiple of 16
-
 // Block amaxes (>= 0, NaN-free) of raw values turned into those of the bf16-rounded values.
 void round_bf16_amax(float* amax, int64_t n) {
   int64_t b = 0;
@@ -82,7 +80,7 @@ void round_bf16_amax(float* amax, int64_t n) {
   for (; b < n; ++b) amax[b] = bf16_round(amax[b]);
 }
 
-
+// out = bf16_round(x), n a multiple of 8.
 void round_bf16(const float* x, float* out, int64_t n) {
   for (int64_t i = 0; i < n; i += 8) _mm256_storeu_ps(out + i, detail::bf16_round8(_mm256_loadu_ps(x + i)));
 }
@@ -91,9 +89,9 @@ void round_bf16(const float* x, float* out, int64_t n) {
 // rounded to bf16 first with kBf16; returns whether a y was NaN (the sentinel of quantize's fp4
 // kernels). 32 elements per step (two 16-blocks or half a 32-block; the lanes' encode multipliers
 // broadcast per 16), packed to bytes by two in-lane packs and one cross-lane permutation; a last 16
-// alone. kNoNan: the caller knows x and the encode
-// multipliers are finite (no NaN among x, a finite tensor amax), so no y is NaN and the NaN rules
-// of the bf16 rounding and the element kernel are left out.
+// alone. kNoNan: the caller knows x and the encode multipliers are finite (no NaN among x, a finite
+// tensor amax), so no y is NaN and the NaN rules of the bf16 rounding and the element kernel are
+// left out.
 template <bool kSr, bool kBf16, bool kNoNan>
 bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block, int64_t blocks, const float* encode) {
   using detail::fp4_twice_signed8;
@@ -199,7 +197,6 @@ bool four_over_six_block_scales(const QuantSpec& spec, const TensorScaling& t, c
   }
   return suspect;
 }
-
 
 // Whether a row's dequantized values (|q| / 2 · decode) hold a NaN or Inf: quantize's output check
 // for rows whose decode multipliers could overflow.
@@ -403,7 +400,6 @@ void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols,
   transpose(out.scale.data(), scale_data, slabs, rows);
   finish_operand(spec, extra, amax, nonfinite, out);
 }
-
 
 }  // namespace
 

@@ -113,7 +113,6 @@ void draw16(const uint32_t key[2], uint64_t group, const uint32_t step[2], uint8
 }
 #endif
 
-
 }  // namespace
 
 PhiloxStream::PhiloxStream(const QuantRandom& rnd) {
