@@ -502,7 +502,8 @@ __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input,
       }
       return _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_and_si256(boundary, fp64_ok)));
     };
-    if (fp64_tile(std::false_type{})) fp64_tile(std::true_type{});
+    if (bf16_input) fp64_tile(std::true_type{});  // sums of bf16 values land on boundaries often
+    else if (fp64_tile(std::false_type{})) fp64_tile(std::true_type{});
   }
   const int fallback = ~_mm256_movemask_ps(_mm256_castsi256_ps(fp64_ok)) & 0xFF;
   if (fallback) {  // those columns one by one through rht_row (the per-vector paths and the reference)
