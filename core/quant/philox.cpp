@@ -43,12 +43,17 @@ void rounds8(const uint32_t key[2], const __m256i (&lo)[kSets], const __m256i (&
   const __m256i m1 = _mm256_set1_epi32(static_cast<int>(0xCD9E8D57u));  // PHILOX_M4x32_1
   const __m256i w0 = _mm256_set1_epi32(static_cast<int>(0x9E3779B9u));  // PHILOX_W32_0
   const __m256i w1 = _mm256_set1_epi32(static_cast<int>(0xBB67AE85u));  // PHILOX_W32_1
-  // 32x32 -> 64-bit products of the eight lanes: even lanes directly, odd lanes shifted down.
+  // 32x32 -> 64-bit products of the eight lanes: the low words in one multiply; the high words
+  // from the 64-bit products of the even lanes and of the odd lanes shifted down.
   auto mulhilo = [](__m256i a, __m256i m, __m256i& low, __m256i& high) {
+    low = _mm256_mullo_epi32(a, m);
     const __m256i even = _mm256_mul_epu32(a, m);
     const __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), m);
-    low = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0b10101010);
+#ifdef __AVX512VL__
+    high = _mm256_mask_shuffle_epi32(odd, 0x55, even, _MM_PERM_DDBB);  // even lanes: even's high words
+#else
     high = _mm256_blend_epi32(_mm256_srli_epi64(even, 32), odd, 0b10101010);
+#endif
   };
   for (int round = 0; round < 10; ++round) {
     if (round > 0) {
