@@ -216,17 +216,15 @@ inline __m256i fp4_rne_twice(__m256 a) {
 // 2 × the E2M1 stochastic rounding of a = |y| (carry rule) with the random bytes (0..255) in the
 // lanes of `bytes`; NaN, Inf and |y| >= 6 give 12. In units of the step at |y| (as fp4_rne_twice), t =
 // floor(256 |y| / step) is exact; t >> 8 is the lower grid point, t & 255 the top eight bits of the
-// fraction, which carries into the next point when adding the random byte passes 255; the step
-// count is shifted as in fp4_rne_twice.
+// fraction, which carries into the next point when adding the random byte passes 255: the step
+// count is (t + byte) >> 8, shifted as in fp4_rne_twice.
 inline __m256i fp4_sr_twice(__m256 a, __m256i bytes) {
   const __m256 clamped = _mm256_min_ps(a, _mm256_set1_ps(6.0f));
   const __m256i step_field = _mm256_max_epi32(_mm256_srli_epi32(_mm256_castps_si256(clamped), 23), _mm256_set1_epi32(127));
   // 256 / step = 2^(9 - (step_field - 127)): t = floor(256 |y| / step) is exact
   const __m256 units256 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_sub_epi32(_mm256_set1_epi32(263), step_field), 23));
   const __m256i t = _mm256_cvttps_epi32(_mm256_mul_ps(clamped, units256));
-  const __m256i carry = _mm256_cmpgt_epi32(_mm256_add_epi32(_mm256_and_si256(t, _mm256_set1_epi32(255)), bytes),
-                                           _mm256_set1_epi32(255));
-  const __m256i steps = _mm256_sub_epi32(_mm256_srli_epi32(t, 8), carry);
+  const __m256i steps = _mm256_srli_epi32(_mm256_add_epi32(t, bytes), 8);
   return _mm256_sllv_epi32(steps, _mm256_sub_epi32(step_field, _mm256_set1_epi32(127)));
 }
 
