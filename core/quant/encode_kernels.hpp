@@ -204,13 +204,13 @@ inline void transpose8(__m256 (&v)[8]) {
 // fp32 add a + magic does the rounding, and bits(a + magic) - bits(magic) counts the steps; 2 ×
 // value is that count shifted by log2(2 step).
 inline __m256i fp4_rne_twice(__m256 a) {
-  const __m256 a8 = _mm256_min_ps(a, _mm256_set1_ps(8.0f));  // NaN -> 8; from 8 on it saturates anyway
-  const __m256i field = _mm256_srli_epi32(_mm256_castps_si256(a8), 23);
+  const __m256i field = _mm256_srli_epi32(_mm256_castps_si256(a), 23);
   const __m256i step_field = _mm256_min_epi32(_mm256_max_epi32(field, _mm256_set1_epi32(127)), _mm256_set1_epi32(129));
   const __m256i magic = _mm256_slli_epi32(_mm256_add_epi32(step_field, _mm256_set1_epi32(22)), 23);
-  const __m256i steps = _mm256_sub_epi32(_mm256_castps_si256(_mm256_add_ps(a8, _mm256_castsi256_ps(magic))), magic);
+  // from a = 7 on (Inf and NaN included) the count is at least 4 and below 2^30: it saturates
+  const __m256i steps = _mm256_sub_epi32(_mm256_castps_si256(_mm256_add_ps(a, _mm256_castsi256_ps(magic))), magic);
   const __m256i twice = _mm256_sllv_epi32(steps, _mm256_sub_epi32(step_field, _mm256_set1_epi32(127)));
-  return _mm256_min_epu32(twice, _mm256_set1_epi32(12));  // 16 (a >= 7) saturates to 12
+  return _mm256_min_epu32(twice, _mm256_set1_epi32(12));
 }
 
 // 2 × the E2M1 stochastic rounding of a = |y| (carry rule) with the random bytes (0..255) in the
@@ -240,15 +240,15 @@ inline __m256i fp4_sr_twice(__m256 a, const uint8_t* random) {
 template <bool kSr, bool kNoNan = false>
 inline __m256i fp4_twice_signed8(__m256 x, __m256 enc, __m256i bytes, int& nan) {
   const __m256 y = _mm256_mul_ps(x, enc);
-  __m256i negative = _mm256_srai_epi32(_mm256_castps_si256(y), 31);
-  if constexpr (!kNoNan) {
-    const __m256 is_nan = _mm256_cmp_ps(y, y, _CMP_UNORD_Q);
-    nan |= _mm256_movemask_ps(is_nan);
-    negative = _mm256_andnot_si256(mask_i(is_nan), negative);
-  }
   const __m256 a = abs_ps(y);
   const __m256i twice = kSr ? fp4_sr_twice(a, bytes) : fp4_rne_twice(a);
-  return _mm256_sub_epi32(_mm256_xor_si256(twice, negative), negative);  // negated where negative
+  // negated where y's sign bit is set: sign_epi32 by y's bits (as integers: negative exactly then;
+  // zero only for y = +0, whose twice is 0 anyway), except for a NaN, which stays +12
+  if constexpr (kNoNan) return _mm256_sign_epi32(twice, _mm256_castps_si256(y));
+  const __m256 is_nan = _mm256_cmp_ps(y, y, _CMP_UNORD_Q);
+  nan |= _mm256_movemask_ps(is_nan);
+  const __m256i negative = _mm256_andnot_si256(mask_i(is_nan), _mm256_srai_epi32(_mm256_castps_si256(y), 31));
+  return _mm256_sub_epi32(_mm256_xor_si256(twice, negative), negative);
 }
 
 // The same with random[0 .. 8) (SR only).
