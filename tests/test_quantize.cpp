@@ -609,7 +609,8 @@ TEST(Rht, FastRowsOfModestRangeMatchReference) {
 // bf16 columns of small span (the fp32 butterfly, exact), fp32 columns (fp64 sums, rounded to bf16
 // through fp32) among them sums on and next to bf16 midpoints, where the fp32 value of the sum is a
 // midpoint and the tile must round the fp64 bits once, cancellations to zero, and columns that take
-// the per-column fallback (NaN/Inf, all zeros, wide spans).
+// the per-column fallback (NaN/Inf, all zeros, wide spans). On AVX-512 builds, the sixteen-column
+// tile on the same columns two tiles at a time.
 TEST(Rht, TileDownColumnsMatchesReference) {
   const Rht rht = make_rht(16, 0);  // s_0 = s_1 = +1
   std::vector<std::pair<std::string, std::vector<std::vector<float>>>> tiles;  // eight columns each
@@ -705,6 +706,31 @@ TEST(Rht, TileDownColumnsMatchesReference) {
         else EXPECT_EQ(bits_of(maxima[j]), bits_of(m)) << what << " column " << j;
       }
     }
+#ifdef __AVX512F__
+  // rht16_down16 on each tile beside the next one (sixteen columns), against rht16_down8 on each.
+  for (bool bf16_input : {false, true})
+    for (size_t t = 0; t < tiles.size(); ++t) {
+      const auto& left = tiles[t].second;
+      const auto& right = tiles[(t + 1) % tiles.size()].second;
+      const int64_t ld = 19;
+      std::vector<float> in(size_t(16 * ld), std::numeric_limits<float>::quiet_NaN());
+      for (int j = 0; j < 16; ++j)
+        for (int i = 0; i < 16; ++i) in[size_t(i * ld + j)] = (j < 8 ? left : right)[size_t(j % 8)][size_t(i)];
+      alignas(64) float wide[16 * 16], maxima16[16];
+      _mm512_storeu_ps(maxima16, rht16_down16(rht, in.data(), ld, bf16_input, wide));
+      for (int half = 0; half < 2; ++half) {
+        alignas(32) float tile[16 * 8], maxima[8];
+        _mm256_storeu_ps(maxima, rht16_down8(rht, in.data() + 8 * half, ld, bf16_input, tile));
+        const std::string what = tiles[t].first + " | " + tiles[(t + 1) % tiles.size()].first + (bf16_input ? " bf16" : " fp32");
+        for (int j = 0; j < 8; ++j) {
+          for (int i = 0; i < 16; ++i)
+            ASSERT_EQ(bits_of(wide[16 * i + 8 * half + j]), bits_of(tile[8 * i + j])) << what << " column " << 8 * half + j << " output " << i;
+          if (std::isnan(maxima[j])) EXPECT_TRUE(std::isnan(maxima16[8 * half + j])) << what << " column " << 8 * half + j;
+          else EXPECT_EQ(bits_of(maxima16[8 * half + j]), bits_of(maxima[j])) << what << " column " << 8 * half + j;
+        }
+      }
+    }
+#endif
 }
 #endif
 

@@ -40,6 +40,14 @@ namespace {
 
 constexpr int kLanes = 16;  // elements per block: a multiple of 16 (fp4_direct_supported)
 
+// Columns of the slab path's tiles: sixteen where the transform runs on sixteen lanes
+// (rht16_down16), else eight.
+#ifdef __AVX512F__
+constexpr int kTile = 16;
+#else
+constexpr int kTile = 8;
+#endif
+
 // UE8M0 codes' decoded scale (0xFF: NaN) and encode multiplier.
 struct CodeTables {
   std::array<float, 256> ue8m0, ue8m0_encode;
@@ -293,10 +301,10 @@ void encode_tile(const float* x, int64_t ld_x, __m256 enc, const __m256i (&words
 
 // quantize_fp4_operand of a transposed input (slab_path): `in` is stored [cols, rows] and the
 // operand's blocks run down its columns, so each slab of `block` stored rows holds one block of
-// every operand row. Pass 1 over slabs, in [16, 8] tiles: bf16 rounding and the RHT down the
-// columns (rht16_down8), the block amaxes as column maxima (NaN for a column holding one, which
-// marks the tensor and is then redone with NaN ignored), and the values into scratch tile by tile
-// ([slab][eight columns][block rows][8]: sequential for pass 2). Pass 2: each slab's block scales,
+// every operand row. Pass 1 over slabs, in [16, kTile] tiles: bf16 rounding and the RHT down the
+// columns (rht16_down16 or rht16_down8), the block amaxes as column maxima (NaN for a column
+// holding one, which marks the tensor and is then redone with NaN ignored), and the values into
+// scratch tile by tile ([slab][kTile columns][block rows][kTile]: sequential for pass 2). Pass 2: each slab's block scales,
 // then its tiles with the columns' encode multipliers, the codes written transposed
 // (store_codes_transposed). No fp32 transpose of the operand; its block scales ([slabs, rows], 1/16
 // of its size) are transposed at the end.
@@ -331,31 +339,42 @@ void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols,
 #pragma omp for schedule(static) reduction(|| : nan_seen)
     for (int64_t sl = 0; sl < slabs; ++sl) {
       const float* x = in + sl * block * rows;
-      float* tiles = scratch + sl * block * rows;  // [rows / 8][block][8]
+      float* tiles = scratch + sl * block * rows;  // [rows / kTile][block][kTile]
       __m256 slab_m = _mm256_setzero_ps();
-      for (int64_t c = 0; c < rows; c += 8) {
-        float* column_max = amax_data + sl * rows + c;
+      for (int64_t c = 0; c < rows; c += kTile) {
         for (int64_t h = 0; h < block; h += 16) {
-          float* tile = tiles + c * block + h * 8;
-          __m256 m;  // the tile's column maxima, NaN for a column that holds a NaN
+          float* tile = tiles + c * block + h * kTile;
+          __m256 m[kTile / 8];  // the tile's column maxima, NaN for a column that holds a NaN
           if (spec.rht) {
-            m = rht16_down8(rht, x + h * rows + c, rows, bf16, tile);
+#ifdef __AVX512F__
+            const __m512 m16 = rht16_down16(rht, x + h * rows + c, rows, bf16, tile);
+            m[0] = _mm512_castps512_ps256(m16);
+            m[1] = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(m16), 1));
+#else
+            m[0] = rht16_down8(rht, x + h * rows + c, rows, bf16, tile);
+#endif
           } else {
-            m = _mm256_setzero_ps();
-            for (int i = 0; i < 16; ++i) {
-              __m256 e = _mm256_loadu_ps(x + (h + i) * rows + c);
-              if (bf16) e = detail::bf16_round8(e);
-              m = detail::abs_max_bits(e, m);
-              _mm256_storeu_ps(tile + 8 * i, e);
+            for (int half = 0; half < kTile / 8; ++half) {
+              m[half] = _mm256_setzero_ps();
+              for (int i = 0; i < 16; ++i) {
+                __m256 e = _mm256_loadu_ps(x + (h + i) * rows + c + 8 * half);
+                if (bf16) e = detail::bf16_round8(e);
+                m[half] = detail::abs_max_bits(e, m[half]);
+                _mm256_storeu_ps(tile + kTile * i + 8 * half, e);
+              }
             }
           }
-          if (_mm256_movemask_ps(_mm256_cmp_ps(m, m, _CMP_UNORD_Q))) {  // the maxima with NaN ignored
-            nan_seen = true;
-            m = _mm256_setzero_ps();
-            for (int i = 0; i < 16; ++i) m = _mm256_max_ps(detail::abs_ps(_mm256_loadu_ps(tile + 8 * i)), m);
+          for (int half = 0; half < kTile / 8; ++half) {
+            if (_mm256_movemask_ps(_mm256_cmp_ps(m[half], m[half], _CMP_UNORD_Q))) {  // the maxima with NaN ignored
+              nan_seen = true;
+              m[half] = _mm256_setzero_ps();
+              for (int i = 0; i < 16; ++i)
+                m[half] = _mm256_max_ps(detail::abs_ps(_mm256_loadu_ps(tile + kTile * i + 8 * half)), m[half]);
+            }
+            float* column_max = amax_data + sl * rows + c + 8 * half;
+            _mm256_storeu_ps(column_max, h ? _mm256_max_ps(m[half], _mm256_loadu_ps(column_max)) : m[half]);
+            slab_m = _mm256_max_ps(m[half], slab_m);
           }
-          _mm256_storeu_ps(column_max, h ? _mm256_max_ps(m, _mm256_loadu_ps(column_max)) : m);
-          slab_m = _mm256_max_ps(m, slab_m);
         }
       }
       alignas(32) float lanes[8];
@@ -381,12 +400,12 @@ void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols,
           for (int half = 0; half < 2; ++half) {
             const int64_t c8 = c + 8 * half;
             const __m256 enc = _mm256_loadu_ps(encode.data() + c8);
-            const float* x = tiles + c8 * block + h * 8;
+            const float* x = tiles + (c8 - c8 % kTile) * block + h * kTile + c8 % kTile;
             int8_t* q = q_data + c8 * cols + t;
-            if (sr && no_nan) encode_tile<true, true>(x, 8, enc, words[half], q, cols, nan);
-            else if (sr) encode_tile<true, false>(x, 8, enc, words[half], q, cols, nan);
-            else if (no_nan) encode_tile<false, true>(x, 8, enc, words[half], q, cols, nan);
-            else encode_tile<false, false>(x, 8, enc, words[half], q, cols, nan);
+            if (sr && no_nan) encode_tile<true, true>(x, kTile, enc, words[half], q, cols, nan);
+            else if (sr) encode_tile<true, false>(x, kTile, enc, words[half], q, cols, nan);
+            else if (no_nan) encode_tile<false, true>(x, kTile, enc, words[half], q, cols, nan);
+            else encode_tile<false, false>(x, kTile, enc, words[half], q, cols, nan);
           }
         }
       if (suspect)

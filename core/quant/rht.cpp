@@ -410,6 +410,123 @@ inline void butterfly8(V (&v)[8], Add add, Sub sub) {
 
 }  // namespace
 
+#ifdef __AVX512F__
+namespace {
+inline __m512 bf16_round_finite16(__m512 x) {
+  const __m512i bits = _mm512_castps_si512(x);
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));
+  return _mm512_castsi512_ps(_mm512_and_si512(_mm512_add_epi32(bits, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7FFF))),
+                                              _mm512_set1_epi32(int(0xFFFF0000u))));
+}
+inline __m256 bf16_from_fp64x8(__m512d v) {
+  __m512i bits = _mm512_castpd_si512(v);
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi64(bits, 45), _mm512_set1_epi64(1));
+  bits = _mm512_and_si512(_mm512_add_epi64(bits, _mm512_add_epi64(_mm512_set1_epi64((int64_t{1} << 44) - 1), lsb)),
+                          _mm512_set1_epi64(~((int64_t{1} << 45) - 1)));
+  return _mm512_cvtpd_ps(_mm512_castsi512_pd(bits));
+}
+}  // namespace
+
+__m512 rht16_down16(const Rht& rht, const float* in, int64_t ld, bool bf16_input, float* tile) {
+  const __m512i abs_mask = _mm512_set1_epi32(0x7FFFFFFF), one = _mm512_set1_epi32(1);
+  __m512i hi = _mm512_setzero_si512(), lo = _mm512_set1_epi32(-1), low_bits = _mm512_setzero_si512();
+  alignas(64) float x[16][16];
+#pragma GCC unroll 16
+  for (int i = 0; i < 16; ++i) {
+    __m512 e = _mm512_loadu_ps(in + i * ld);
+    const __m512i abs_bits = _mm512_and_si512(_mm512_castps_si512(e), abs_mask);
+    // (the masked forms with every lane set: GCC 12 warns that the plain ones' undefined source
+    // is uninitialized here)
+    hi = _mm512_mask_max_epi32(hi, 0xFFFF, hi, abs_bits);
+    lo = _mm512_mask_min_epu32(lo, 0xFFFF, lo, _mm512_sub_epi32(abs_bits, one));  // a zero wraps to the largest value
+    if (bf16_input) e = bf16_round_finite16(e);
+    else low_bits = _mm512_or_si512(low_bits, abs_bits);
+    _mm512_store_ps(x[i], _mm512_mul_ps(e, _mm512_set1_ps(0.25f * rht.signs[size_t(i)])));
+  }
+  const int rounding = bf16_input ? 1 : 0;
+  const __m512i field_hi = _mm512_maskz_srli_epi32(0xFFFF, hi, 23);
+  const __m512i field_lo = _mm512_maskz_srli_epi32(0xFFFF, _mm512_add_epi32(lo, one), 23);  // 0 for an all-zero column
+  const __m512i span = _mm512_sub_epi32(field_hi, field_lo);
+  auto at_most = [](__m512i a, int limit) { return _mm512_cmple_epi32_mask(a, _mm512_set1_epi32(limit)); };
+  const __mmask16 common = at_most(field_hi, 254) & _mm512_cmpgt_epi32_mask(field_lo, _mm512_set1_epi32(25));
+  const __mmask16 fp64_ok = common & at_most(span, max_exact_span(4) - rounding);
+  const __mmask16 bf16_lanes = _mm512_testn_epi32_mask(low_bits, _mm512_set1_epi32(0xFFFF));
+  const __mmask16 fp32_ok = common & bf16_lanes & at_most(span, 12 - rounding) & at_most(field_hi, 250 - rounding);
+
+  __m512 m = _mm512_setzero_ps();
+  auto finish16 = [&](__m512 y, int row) {
+    y = _mm512_add_ps(y, _mm512_setzero_ps());
+    m = _mm512_max_ps(_mm512_abs_ps(y), m);
+    _mm512_storeu_ps(tile + 16 * row, y);
+  };
+  if (fp32_ok == 0xFFFF) {
+    for (int half = 0; half < 2; ++half) {
+      __m512 v[8];
+#pragma GCC unroll 8
+      for (int i = 0; i < 8; ++i)
+        v[i] = half ? _mm512_sub_ps(_mm512_load_ps(x[i]), _mm512_load_ps(x[i + 8]))
+                    : _mm512_add_ps(_mm512_load_ps(x[i]), _mm512_load_ps(x[i + 8]));
+      butterfly8(v, [](__m512 a, __m512 b) { return _mm512_add_ps(a, b); }, [](__m512 a, __m512 b) { return _mm512_sub_ps(a, b); });
+#pragma GCC unroll 8
+      for (int i = 0; i < 8; ++i) finish16(bf16_round_finite16(v[i]), 8 * half + i);
+    }
+  } else {
+    const auto add = [](__m512d a, __m512d b) { return _mm512_add_pd(a, b); };
+    const auto sub = [](__m512d a, __m512d b) { return _mm512_sub_pd(a, b); };
+    auto fp64_tile = [&](auto exact) {
+      constexpr bool once = decltype(exact)::value;
+      __m256 y[2][16];
+      for (int g = 0; g < 2; ++g) {
+        __m512d sum[8], diff[8];
+#pragma GCC unroll 8
+        for (int i = 0; i < 8; ++i) {
+          const __m512d a = _mm512_cvtps_pd(_mm256_load_ps(x[i] + 8 * g)), b = _mm512_cvtps_pd(_mm256_load_ps(x[i + 8] + 8 * g));
+          sum[i] = _mm512_add_pd(a, b);
+          diff[i] = _mm512_sub_pd(a, b);
+        }
+        butterfly8(sum, add, sub);
+        butterfly8(diff, add, sub);
+#pragma GCC unroll 8
+        for (int i = 0; i < 8; ++i) {
+          y[g][i] = once ? bf16_from_fp64x8(sum[i]) : _mm512_cvtpd_ps(sum[i]);
+          y[g][8 + i] = once ? bf16_from_fp64x8(diff[i]) : _mm512_cvtpd_ps(diff[i]);
+        }
+      }
+      m = _mm512_setzero_ps();
+      __mmask16 boundary = 0;
+#pragma GCC unroll 16
+      for (int i = 0; i < 16; ++i) {
+        __m512 f = _mm512_insertf32x8(_mm512_castps256_ps512(y[0][i]), y[1][i], 1);
+        if constexpr (!once) {
+          boundary |= _mm512_cmpeq_epi32_mask(_mm512_and_si512(_mm512_castps_si512(f), _mm512_set1_epi32(0xFFFF)),
+                                              _mm512_set1_epi32(0x8000));
+          f = bf16_round_finite16(f);
+        }
+        finish16(f, i);
+      }
+      return __mmask16(boundary & fp64_ok);
+    };
+    if (bf16_input) fp64_tile(std::true_type{});
+    else if (fp64_tile(std::false_type{})) fp64_tile(std::true_type{});
+  }
+  const int fallback = ~fp64_ok & 0xFFFF;
+  if (fallback) {
+    for (int j = 0; j < 16; ++j) {
+      if (!(fallback >> j & 1)) continue;
+      float column[16];
+      for (int i = 0; i < 16; ++i) column[i] = bf16_input ? bf16_round(in[i * ld + j]) : in[i * ld + j];
+      rht_row(rht, column, column, 16);
+      for (int i = 0; i < 16; ++i) tile[16 * i + j] = column[i];
+    }
+    __m512i mb = _mm512_setzero_si512();
+    for (int i = 0; i < 16; ++i)
+      mb = _mm512_max_epi32(mb, _mm512_and_si512(_mm512_loadu_si512(tile + 16 * i), abs_mask));  // NaN kept
+    m = _mm512_castsi512_ps(mb);
+  }
+  return m;
+}
+#endif
+
 #ifdef __AVX2__
 __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input, float* tile) {
   // Copy in times s_i / 4 (exact in the lanes the butterflies take: no subnormal results), rounded

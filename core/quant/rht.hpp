@@ -57,4 +57,9 @@ float rht_row(const Rht& rht, const float* in, float* out, int64_t cols, float* 
 __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input, float* tile);
 #endif
 
+#ifdef __AVX512F__
+// rht16_down8 on sixteen columns ([16, 16] tile, row stride 16).
+__m512 rht16_down16(const Rht& rht, const float* in, int64_t ld, bool bf16_input, float* tile);
+#endif
+
 }  // namespace fp4lab
