@@ -29,6 +29,14 @@ __attribute__((target("avx512f"))) inline __m512 bf16_round16(__m512 x) {
   return _mm512_castsi512_ps(_mm512_mask_blend_epi32(_mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), rounded, quiet));
 }
 
+// bf16 RNE of sixteen finite values (bf16_round16 without its NaN rule; overflow gives Inf).
+__attribute__((target("avx512f"))) inline __m512 bf16_round_finite16(__m512 x) {
+  const __m512i bits = _mm512_castps_si512(x);
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));
+  return _mm512_castsi512_ps(_mm512_and_si512(_mm512_add_epi32(bits, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7FFF))),
+                                              _mm512_set1_epi32(int(0xFFFF0000u))));
+}
+
 // The same, eight lanes (the bf16 kernel below, the FP4 GEMM's AVX2 epilogue).
 __attribute__((target("avx2"))) inline __m256 bf16_round8(__m256 x) {
   const __m256i bits = _mm256_castps_si256(x);

@@ -207,6 +207,17 @@ inline __m128 bf16_from_fp64(__m256d v) {
   return _mm256_cvtpd_ps(_mm256_castsi256_pd(bits));
 }
 
+#ifdef __AVX512F__
+// The same, eight values.
+inline __m256 bf16_from_fp64x8(__m512d v) {
+  __m512i bits = _mm512_castpd_si512(v);
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi64(bits, 45), _mm512_set1_epi64(1));
+  bits = _mm512_and_si512(_mm512_add_epi64(bits, _mm512_add_epi64(_mm512_set1_epi64((int64_t{1} << 44) - 1), lsb)),
+                          _mm512_set1_epi64(~((int64_t{1} << 45) - 1)));
+  return _mm512_cvtpd_ps(_mm512_castsi512_pd(bits));
+}
+#endif
+
 // n = 16 with AVX2: same arithmetic as rht_vector_butterfly (exactness test, sign flip, four
 // butterfly stages, the power-of-two normalisation, bf16 RNE on the fp64 bits). Also defers to
 // the reference when an output lands in the bf16 subnormal range (the bit trick covers normals).
@@ -289,11 +300,7 @@ void rht16_avx512(__m512 sign_bits, const float* x, float* y) {
     d = stage(d, _mm512_shuffle_f64x2(d, d, 0b10110001), sign2);  // h = 2
     d = stage(d, _mm512_permute_pd(d, 0x55), sign1);              // h = 1
     d = _mm512_mul_pd(_mm512_add_pd(d, _mm512_setzero_pd()), _mm512_set1_pd(0.25));
-    __m512i bits = _mm512_castpd_si512(d);  // bf16 RNE of a normal (row_path16: no subnormal output)
-    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi64(bits, 45), _mm512_set1_epi64(1));
-    bits = _mm512_and_si512(_mm512_add_epi64(bits, _mm512_add_epi64(_mm512_set1_epi64((int64_t{1} << 44) - 1), lsb)),
-                            _mm512_set1_epi64(~((int64_t{1} << 45) - 1)));
-    return _mm512_cvtpd_ps(_mm512_castsi512_pd(bits));  // exact; >= 2^128 -> Inf as bf16 does
+    return bf16_from_fp64x8(d);  // a normal (row_path16: no subnormal output)
   };
   // h = 8 across the halves; outputs 0..7 come from lo + hi, 8..15 from lo - hi.
   const __m256 first = finish(_mm512_add_pd(lo, hi)), second = finish(_mm512_sub_pd(lo, hi));
@@ -411,22 +418,7 @@ inline void butterfly8(V (&v)[8], Add add, Sub sub) {
 }  // namespace
 
 #ifdef __AVX512F__
-namespace {
-inline __m512 bf16_round_finite16(__m512 x) {
-  const __m512i bits = _mm512_castps_si512(x);
-  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));
-  return _mm512_castsi512_ps(_mm512_and_si512(_mm512_add_epi32(bits, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7FFF))),
-                                              _mm512_set1_epi32(int(0xFFFF0000u))));
-}
-inline __m256 bf16_from_fp64x8(__m512d v) {
-  __m512i bits = _mm512_castpd_si512(v);
-  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi64(bits, 45), _mm512_set1_epi64(1));
-  bits = _mm512_and_si512(_mm512_add_epi64(bits, _mm512_add_epi64(_mm512_set1_epi64((int64_t{1} << 44) - 1), lsb)),
-                          _mm512_set1_epi64(~((int64_t{1} << 45) - 1)));
-  return _mm512_cvtpd_ps(_mm512_castsi512_pd(bits));
-}
-}  // namespace
-
+// rht16_down8's stages on sixteen lanes (its comments hold here).
 __m512 rht16_down16(const Rht& rht, const float* in, int64_t ld, bool bf16_input, float* tile) {
   const __m512i abs_mask = _mm512_set1_epi32(0x7FFFFFFF), one = _mm512_set1_epi32(1);
   __m512i hi = _mm512_setzero_si512(), lo = _mm512_set1_epi32(-1), low_bits = _mm512_setzero_si512();
@@ -439,7 +431,7 @@ __m512 rht16_down16(const Rht& rht, const float* in, int64_t ld, bool bf16_input
     // is uninitialized here)
     hi = _mm512_mask_max_epi32(hi, 0xFFFF, hi, abs_bits);
     lo = _mm512_mask_min_epu32(lo, 0xFFFF, lo, _mm512_sub_epi32(abs_bits, one));  // a zero wraps to the largest value
-    if (bf16_input) e = bf16_round_finite16(e);
+    if (bf16_input) e = detail::bf16_round_finite16(e);
     else low_bits = _mm512_or_si512(low_bits, abs_bits);
     _mm512_store_ps(x[i], _mm512_mul_ps(e, _mm512_set1_ps(0.25f * rht.signs[size_t(i)])));
   }
@@ -468,7 +460,7 @@ __m512 rht16_down16(const Rht& rht, const float* in, int64_t ld, bool bf16_input
                     : _mm512_add_ps(_mm512_load_ps(x[i]), _mm512_load_ps(x[i + 8]));
       butterfly8(v, [](__m512 a, __m512 b) { return _mm512_add_ps(a, b); }, [](__m512 a, __m512 b) { return _mm512_sub_ps(a, b); });
 #pragma GCC unroll 8
-      for (int i = 0; i < 8; ++i) finish16(bf16_round_finite16(v[i]), 8 * half + i);
+      for (int i = 0; i < 8; ++i) finish16(detail::bf16_round_finite16(v[i]), 8 * half + i);
     }
   } else {
     const auto add = [](__m512d a, __m512d b) { return _mm512_add_pd(a, b); };
@@ -500,7 +492,7 @@ __m512 rht16_down16(const Rht& rht, const float* in, int64_t ld, bool bf16_input
         if constexpr (!once) {
           boundary |= _mm512_cmpeq_epi32_mask(_mm512_and_si512(_mm512_castps_si512(f), _mm512_set1_epi32(0xFFFF)),
                                               _mm512_set1_epi32(0x8000));
-          f = bf16_round_finite16(f);
+          f = detail::bf16_round_finite16(f);
         }
         finish16(f, i);
       }
@@ -583,7 +575,8 @@ __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input,
     // are rounded to bf16 there: bf16's rounding boundaries are fp32 values and RNE is monotone, so
     // that double rounding gives the bf16 RNE of the exact sum unless the fp32 value is itself a
     // boundary (low half 0x8000); a tile with such a lane (fp64_ok lanes only matter) is redone
-    // with bf16_from_fp64, which rounds the fp64 bits once.
+    // with bf16_from_fp64, which rounds the fp64 bits once. Tiles of bf16 inputs, whose sums land
+    // on boundaries often, take bf16_from_fp64 at once.
     const auto add = [](__m256d a, __m256d b) { return _mm256_add_pd(a, b); };
     const auto sub = [](__m256d a, __m256d b) { return _mm256_sub_pd(a, b); };
     auto fp64_tile = [&](auto exact) {

@@ -58,7 +58,8 @@ __m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input,
 #endif
 
 #ifdef __AVX512F__
-// rht16_down8 on sixteen columns ([16, 16] tile, row stride 16).
+// rht16_down8 on sixteen columns ([16, 16] tile, row stride 16; sixteen maxima): the slab path's
+// transform on AVX-512 builds.
 __m512 rht16_down16(const Rht& rht, const float* in, int64_t ld, bool bf16_input, float* tile);
 #endif
 
