@@ -49,6 +49,12 @@ constexpr int kTile = 16;
 constexpr int kTile = 8;
 #endif
 
+// Where stored column `col`, stored rows h.. of a slab lie in its scratch tiles (`tiles`: the
+// slab's [rows / kTile][block][kTile]); the row stride is kTile.
+inline float* tile_at(float* tiles, int64_t block, int64_t col, int64_t h) {
+  return tiles + (col - col % kTile) * block + h * kTile + col % kTile;
+}
+
 // UE8M0 codes' decoded scale (0xFF: NaN) and encode multiplier.
 struct CodeTables {
   std::array<float, 256> ue8m0, ue8m0_encode;
@@ -305,9 +311,9 @@ void encode_tile(const float* x, int64_t ld_x, __m256 enc, const __m256i (&words
 // every operand row. Pass 1 over slabs, in [16, kTile] tiles: bf16 rounding and the RHT down the
 // columns (rht16_down16 or rht16_down8), the block amaxes as column maxima (NaN for a column
 // holding one, which marks the tensor and is then redone with NaN ignored), and the values into
-// scratch tile by tile ([slab][kTile columns][block rows][kTile]: sequential for pass 2). Pass 2: each slab's block scales,
-// then its tiles with the columns' encode multipliers, the codes written transposed
-// (store_codes_transposed). No fp32 transpose of the operand; its block scales ([slabs, rows], 1/16
+// scratch tile by tile ([slab][rows / kTile][block rows][kTile]: sequential for pass 2). Pass 2:
+// each slab's block scales, then its tiles eight columns at a time with the columns' encode
+// multipliers, the codes written transposed (store_codes_transposed). No fp32 transpose of the operand; its block scales ([slabs, rows], 1/16
 // of its size) are transposed at the end.
 void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols, const QuantSpec& spec,
                     const QuantRandom& rnd, const QuantOutputs& extra, Fp4Operand& out) {
@@ -344,7 +350,7 @@ void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols,
       __m256 slab_m = _mm256_setzero_ps();
       for (int64_t c = 0; c < rows; c += kTile) {
         for (int64_t h = 0; h < block; h += 16) {
-          float* tile = tiles + c * block + h * kTile;
+          float* tile = tile_at(tiles, block, c, h);
           __m256 m[kTile / 8];  // the tile's column maxima, NaN for a column that holds a NaN
           if (spec.rht) {
 #ifdef __AVX512F__
@@ -392,7 +398,7 @@ void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols,
 #pragma omp for schedule(static)
     for (int64_t sl = 0; sl < (hook_error ? 0 : slabs); ++sl) {
       const bool suspect = block_scales(spec, tensor, amax_data + sl * rows, rows, scale_data + sl * rows, encode.data());
-      const float* tiles = scratch + sl * block * rows;
+      float* tiles = scratch + sl * block * rows;
       for (int64_t c = 0; c < rows; c += 16)  // two tiles side by side: one Philox call for both
         for (int64_t h = 0; h < block; h += 16) {
           const int64_t t = sl * block + h;  // the operand column of the tiles' first row
@@ -401,7 +407,7 @@ void quantize_slabs(const float* in, float* scratch, int64_t rows, int64_t cols,
           for (int half = 0; half < 2; ++half) {
             const int64_t c8 = c + 8 * half;
             const __m256 enc = _mm256_loadu_ps(encode.data() + c8);
-            const float* x = tiles + (c8 - c8 % kTile) * block + h * kTile + c8 % kTile;
+            const float* x = tile_at(tiles, block, c8, h);
             int8_t* q = q_data + c8 * cols + t;
             if (sr && no_nan) encode_tile<true, true>(x, kTile, enc, words[half], q, cols, nan);
             else if (sr) encode_tile<true, false>(x, kTile, enc, words[half], q, cols, nan);

@@ -209,7 +209,7 @@ inline __m128 bf16_from_fp64(__m256d v) {
 
 #ifdef __AVX512F__
 // The same, eight values.
-inline __m256 bf16_from_fp64x8(__m512d v) {
+inline __m256 bf16_from_fp64(__m512d v) {
   __m512i bits = _mm512_castpd_si512(v);
   const __m512i lsb = _mm512_and_si512(_mm512_srli_epi64(bits, 45), _mm512_set1_epi64(1));
   bits = _mm512_and_si512(_mm512_add_epi64(bits, _mm512_add_epi64(_mm512_set1_epi64((int64_t{1} << 44) - 1), lsb)),
@@ -300,7 +300,7 @@ void rht16_avx512(__m512 sign_bits, const float* x, float* y) {
     d = stage(d, _mm512_shuffle_f64x2(d, d, 0b10110001), sign2);  // h = 2
     d = stage(d, _mm512_permute_pd(d, 0x55), sign1);              // h = 1
     d = _mm512_mul_pd(_mm512_add_pd(d, _mm512_setzero_pd()), _mm512_set1_pd(0.25));
-    return bf16_from_fp64x8(d);  // a normal (row_path16: no subnormal output)
+    return bf16_from_fp64(d);  // a normal (row_path16: no subnormal output)
   };
   // h = 8 across the halves; outputs 0..7 come from lo + hi, 8..15 from lo - hi.
   const __m256 first = finish(_mm512_add_pd(lo, hi)), second = finish(_mm512_sub_pd(lo, hi));
@@ -480,8 +480,8 @@ __m512 rht16_down16(const Rht& rht, const float* in, int64_t ld, bool bf16_input
         butterfly8(diff, add, sub);
 #pragma GCC unroll 8
         for (int i = 0; i < 8; ++i) {
-          y[g][i] = once ? bf16_from_fp64x8(sum[i]) : _mm512_cvtpd_ps(sum[i]);
-          y[g][8 + i] = once ? bf16_from_fp64x8(diff[i]) : _mm512_cvtpd_ps(diff[i]);
+          y[g][i] = once ? bf16_from_fp64(sum[i]) : _mm512_cvtpd_ps(sum[i]);
+          y[g][8 + i] = once ? bf16_from_fp64(diff[i]) : _mm512_cvtpd_ps(diff[i]);
         }
       }
       m = _mm512_setzero_ps();
