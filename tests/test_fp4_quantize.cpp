@@ -204,8 +204,13 @@ TEST(Fp4Quantize, DataParallelSlice) {
   rnd.col_offset = 64;
   rnd.global_cols = 256;
   const std::vector<float> x = gaussian(size_t(32 * 64), 8);
+  QuantRandom rows_slice{11, 3, 7};  // a token slice: rows 48.. of the global tensor
+  rows_slice.row_offset = 48;
+  const std::vector<float> tall = gaussian(size_t(160 * 64), 9);  // several units of whole rows
   for (const Variant& v : variants()) {
     expect_same(general(x, 32, 64, v.spec, rnd, &reduce), direct(x, 32, 64, v.spec, rnd, &reduce, false), v.name);
+    expect_same(general(tall, 160, 64, v.spec, rows_slice, &reduce), direct(tall, 160, 64, v.spec, rows_slice, &reduce, false),
+                v.name + " row slice");
   }
   // A hook that fails (a collective timing out) fails the call, from inside the parallel region.
   const std::function<float(float)> failing = [](float) -> float { throw std::runtime_error("collective timed out"); };

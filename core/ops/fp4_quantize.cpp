@@ -1,6 +1,7 @@
-// Direct FP4 quantization (see fp4_quantize.hpp), in one OpenMP region. Pass 1 over rows: bf16
-// rounding, the Hadamard transform (rht_row) and block amaxes, as quantize()'s first pass. Then the
-// tensor amax and scaling; pass 2, over rows (1D) or 16-row bands (2D): the block scales (eight
+// Direct FP4 quantization (see fp4_quantize.hpp), in one OpenMP region, over units of rows (16-row
+// bands for 2D tiles, else whole rows of about 4096 elements together). Pass 1: bf16 rounding, the
+// Hadamard transform (rht_row) and block amaxes, as quantize()'s first pass. Then the tensor amax
+// and scaling; pass 2: the block scales (eight
 // blocks per register, E4M3 rounded as quantize's BlockScaler rounds it) and the element loop,
 // eight elements per register: y = x · encode rounded to the E2M1 grid (RNE, or SR with the same
 // Philox bytes), stored as the integer 2 × value. Every lane runs the operations quantize's AVX2
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cfloat>
 #include <cmath>
 #include <exception>
@@ -40,6 +42,10 @@ namespace fp4lab {
 namespace {
 
 constexpr int kLanes = 16;  // elements per block: a multiple of 16 (fp4_direct_supported)
+
+// Elements in a unit of the row path's short rows (quantize_fp4_operand): enough to amortise a
+// row's fixed costs, few enough for the unit's SR bytes and encode multipliers to stay in L1.
+constexpr int64_t kUnitElements = 4096;
 
 // Columns of the slab path's tiles: sixteen where the transform runs on sixteen lanes
 // (rht16_down16), else eight.
@@ -100,17 +106,17 @@ void round_bf16(const float* x, float* out, int64_t n) {
   for (int64_t i = 0; i < n; i += 8) _mm256_storeu_ps(out + i, detail::bf16_round8(_mm256_loadu_ps(x + i)));
 }
 
-// One row of `blocks` blocks: q = 2 × the E2M1 value of x · encode[b] (NaN -> +12, as code 7), x
-// rounded to bf16 first with kBf16; returns whether a y was NaN (the sentinel of quantize's fp4
-// kernels). 32 elements per step (two 16-blocks or half a 32-block; the lanes' encode multipliers
-// broadcast per 16), packed to bytes by two in-lane packs and one cross-lane permutation; a last 16
-// alone. kNoNan: the caller knows x and the encode multipliers are finite (no NaN among x, a finite
-// tensor amax), so no y is NaN and the NaN rules of the bf16 rounding and the element kernel are
-// left out.
+// n elements (a multiple of 16) in a row: q = 2 × the E2M1 value of x · encode[i >> shift] (NaN ->
+// +12, as code 7), x rounded to bf16 first with kBf16; returns whether a y was NaN (the sentinel of
+// quantize's fp4 kernels). Blocks of 2^shift elements (at least 16; per_block_of_pow2 makes any
+// other block length so), indexed by a shift: a division per step cost a row of 1024 about 4 %.
+// 32 elements per step, packed to bytes by two in-lane packs and one cross-lane permutation; a
+// last 16 alone. kNoNan: the caller knows x and the encode multipliers are finite (no NaN among x,
+// a finite tensor amax), so no y is NaN and the NaN rules of the bf16 rounding and the element
+// kernel are left out.
 template <bool kSr, bool kBf16, bool kNoNan>
-bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block, int64_t blocks, const float* encode) {
+bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t n, const float* encode, int shift) {
   using detail::fp4_twice_signed8;
-  const int64_t cols = block * blocks;
   int nan = 0;
   auto twice = [&](int64_t i, __m256 enc) {
     __m256 v = _mm256_loadu_ps(x + i);
@@ -118,8 +124,8 @@ bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block,
     return fp4_twice_signed8<kSr, kNoNan>(v, enc, kSr ? random + i : nullptr, nan);
   };
   int64_t i = 0;
-  for (; i + 32 <= cols; i += 32) {
-    const __m256 enc0 = _mm256_set1_ps(encode[i / block]), enc1 = _mm256_set1_ps(encode[(i + 16) / block]);
+  for (; i + 32 <= n; i += 32) {
+    const __m256 enc0 = _mm256_set1_ps(encode[i >> shift]), enc1 = _mm256_set1_ps(encode[(i + 16) >> shift]);
     // the packs work per 128-bit lane: the bytes come out as elements 0-3, 8-11, 16-19, 24-27,
     // 4-7, 12-15, 20-23, 28-31 (four per dword); one dword permutation restores the order
     const __m256i words0 = _mm256_packs_epi32(twice(i, enc0), twice(i + 8, enc0));
@@ -128,8 +134,8 @@ bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block,
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + i),
                         _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
   }
-  if (i < cols) {  // sixteen left
-    const __m256 enc = _mm256_set1_ps(encode[i / block]);
+  if (i < n) {  // sixteen left
+    const __m256 enc = _mm256_set1_ps(encode[i >> shift]);
     const __m256i lo = twice(i, enc), hi = twice(i + 8, enc);
     const __m128i words_lo = _mm_packs_epi32(_mm256_castsi256_si128(lo), _mm256_extracti128_si256(lo, 1));
     const __m128i words_hi = _mm_packs_epi32(_mm256_castsi256_si128(hi), _mm256_extracti128_si256(hi, 1));
@@ -140,23 +146,40 @@ bool encode_row(const float* x, int8_t* q, const uint8_t* random, int64_t block,
 
 // encode_row for run-time flags.
 template <bool kNoNan>
-bool encode_row_for(bool sr, bool bf16, const float* x, int8_t* q, const uint8_t* random, int64_t block,
-                    int64_t blocks, const float* encode) {
-  return sr ? (bf16 ? encode_row<true, true, kNoNan>(x, q, random, block, blocks, encode)
-                    : encode_row<true, false, kNoNan>(x, q, random, block, blocks, encode))
-            : (bf16 ? encode_row<false, true, kNoNan>(x, q, random, block, blocks, encode)
-                    : encode_row<false, false, kNoNan>(x, q, random, block, blocks, encode));
+bool encode_row_for(bool sr, bool bf16, const float* x, int8_t* q, const uint8_t* random, int64_t n,
+                    const float* encode, int shift) {
+  return sr ? (bf16 ? encode_row<true, true, kNoNan>(x, q, random, n, encode, shift)
+                    : encode_row<true, false, kNoNan>(x, q, random, n, encode, shift))
+            : (bf16 ? encode_row<false, true, kNoNan>(x, q, random, n, encode, shift)
+                    : encode_row<false, false, kNoNan>(x, q, random, n, encode, shift));
 }
-bool encode_row_for(bool sr, bool bf16, bool no_nan, const float* x, int8_t* q, const uint8_t* random, int64_t block,
-                    int64_t blocks, const float* encode) {
-  return no_nan ? encode_row_for<true>(sr, bf16, x, q, random, block, blocks, encode)
-                : encode_row_for<false>(sr, bf16, x, q, random, block, blocks, encode);
+bool encode_row_for(bool sr, bool bf16, bool no_nan, const float* x, int8_t* q, const uint8_t* random, int64_t n,
+                    const float* encode, int shift) {
+  return no_nan ? encode_row_for<true>(sr, bf16, x, q, random, n, encode, shift)
+                : encode_row_for<false>(sr, bf16, x, q, random, n, encode, shift);
 }
 
+// `blocks` encode multipliers of blocks of `block` elements (a multiple of 16) as multipliers of
+// blocks of 2^shift elements: `encode` itself when `block` is a power of two, else one per sixteen
+// elements written into `out`.
+const float* per_block_of_pow2(const float* encode, int64_t block, int64_t blocks, std::vector<float>& out, int& shift) {
+  if (std::has_single_bit(uint64_t(block))) {
+    shift = std::countr_zero(uint64_t(block));
+    return encode;
+  }
+  shift = 4;
+  const int64_t repeat = block / 16;
+  out.resize(size_t(blocks * repeat));
+  for (int64_t b = 0; b < blocks; ++b) std::fill_n(out.begin() + b * repeat, repeat, encode[b]);
+  return out.data();
+}
+
+#ifndef __AVX512VL__
 // The lane mask of the first n of eight lanes.
 __m256i first_lanes(int n) {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
+#endif
 
 // Eight decoded E4M3 block scales s_b (the first `lanes` of them) stored with their encode
 // multipliers (nvfp4_encode_multiplier: min_ps gives FLT_MAX for a NaN, as fmin). Returns whether a
@@ -166,20 +189,34 @@ bool store_e4m3_scales(__m256 s_b, int lanes, const TensorScaling& t, float reci
   const __m256 block_decode = _mm256_mul_ps(s_b, _mm256_set1_ps(t.s_dec));
   const __m256 enc = _mm256_min_ps(_mm256_div_ps(_mm256_set1_ps(1.0f), block_decode), flt_max);
   const __m256 decode = _mm256_mul_ps(_mm256_mul_ps(s_b, _mm256_set1_ps(t.amax)), _mm256_set1_ps(recip));
-  if (lanes == 8) {  // masked stores are slow on some CPUs (microcoded on AMD Zen): only for a tail
+  // AVX2's masked stores are slow on some CPUs (microcoded on AMD Zen): only for a tail, and with
+  // AVX-512 a mask register's store instead (a row of twelve blocks 5 % faster on a Zen 4)
+  if (lanes == 8) {
     _mm256_storeu_ps(scale, s_b);
     _mm256_storeu_ps(encode, enc);
   } else {
+#ifdef __AVX512VL__
+    const __mmask8 k = __mmask8((1u << lanes) - 1);
+    _mm256_mask_storeu_ps(scale, k, s_b);
+    _mm256_mask_storeu_ps(encode, k, enc);
+#else
     const __m256i mask = first_lanes(lanes);
     _mm256_maskstore_ps(scale, mask, s_b);
     _mm256_maskstore_ps(encode, mask, enc);
+#endif
   }
   const int over = _mm256_movemask_ps(_mm256_cmp_ps(_mm256_mul_ps(decode, _mm256_set1_ps(kFp4E2m1Max)), flt_max, _CMP_NLE_UQ));
   return (over & ((1 << lanes) - 1)) != 0;
 }
 
 // Up to eight floats from p, zeros after n.
-__m256 load_first(const float* p, int n) { return n == 8 ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, first_lanes(n)); }
+__m256 load_first(const float* p, int n) {
+#ifdef __AVX512VL__
+  return n == 8 ? _mm256_loadu_ps(p) : _mm256_maskz_loadu_ps(__mmask8((1u << n) - 1), p);
+#else
+  return n == 8 ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, first_lanes(n));
+#endif
+}
 
 bool block_scales(const QuantSpec& spec, const TensorScaling& t, const float* amax, int64_t n, float* scale,
                   float* encode) {
@@ -465,60 +502,77 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
   out.block = int(block);
   out.q.resize(size_t(rows * cols));
   out.scale.resize(size_t(rows * blocks));
-  thread_local std::vector<float> kept_amax, unit_amax;  // [rows, blocks], [rows]
-  kept_amax.resize(size_t(rows * blocks));
-  unit_amax.resize(size_t(rows));
   const Rht rht = spec.rht ? make_rht(spec.rht_size, spec.rht_sign_seed) : Rht{};
   const bool rht_gives_blocks = spec.rht && spec.rht_size == block;
-  const int64_t band = spec.tile == Tile::d2 ? block : 1, bands = rows / band;
+  const int64_t band = spec.tile == Tile::d2 ? block : 1;
   const bool sr = spec.rounding == Rounding::sr;
+  // The rows are taken in units: a band of 2D tiles, else as many whole rows as make about
+  // kUnitElements, which pass 2 treats as one long row (their blocks, scales and codes are
+  // contiguous, and so are their SR bytes unless the operand is a column slice of a wider one):
+  // short rows would otherwise pay a row's fixed costs for a few blocks.
+  const bool random_contiguous = !sr || rnd.global_cols == 0 || (rnd.global_cols == cols && rnd.col_offset == 0);
+  const int64_t unit_rows = band > 1 ? band : random_contiguous ? std::max<int64_t>(1, kUnitElements / cols) : 1;
+  const int64_t units = (rows + unit_rows - 1) / unit_rows;
+  thread_local std::vector<float> kept_amax, unit_amax;  // [rows, blocks], [units]
+  kept_amax.resize(size_t(rows * blocks));
+  unit_amax.resize(size_t(units));
   const PhiloxStream stream(rnd);
   float* const amax_data = kept_amax.data();
-  float* const row_data = unit_amax.data();
+  float* const unit_data = unit_amax.data();
   float* const scale_data = out.scale.data();
   int8_t* const q_data = out.q.data();
   float amax = 0.0f;
   TensorScaling tensor;
   std::exception_ptr hook_error;  // from reduce_amax, rethrown after the parallel region
   bool nonfinite = false, nan_possible = false;
-  // One parallel region: pass 1 over rows (bf16 rounding and RHT into scratch, block amaxes), the
-  // tensor amax and scaling on the master thread (reduce_amax may communicate), then pass 2 over
-  // rows (1D) or bands of tile rows (2D): block scales, then the elements.
+  // One parallel region: pass 1 over units (bf16 rounding and RHT into scratch row by row, block
+  // amaxes), the tensor amax and scaling on the master thread (reduce_amax may communicate), then
+  // pass 2 over units: block scales, then the elements.
 #pragma omp parallel reduction(|| : nonfinite)
   {
 #pragma omp for schedule(static) reduction(|| : nan_possible)
-    for (int64_t r = 0; r < rows; ++r) {
-      const float* x = in + r * cols;
-      float* s = scratch + r * cols;
-      float* block_amax = amax_data + r * blocks;
-      if (bf16 && !bf16_on_the_fly) {
-        round_bf16(x, s, cols);
-        x = s;
+    for (int64_t u = 0; u < units; ++u) {
+      const int64_t r0 = u * unit_rows, n = std::min(unit_rows, rows - r0);
+      float m = 0.0f;
+      if (transformed) {
+        for (int64_t r = r0; r < r0 + n; ++r) {
+          const float* x = in + r * cols;
+          float* s = scratch + r * cols;
+          if (bf16 && !bf16_on_the_fly) {
+            round_bf16(x, s, cols);
+            x = s;
+          }
+          if (spec.rht) m = std::max(m, rht_row(rht, x, s, cols, rht_gives_blocks ? amax_data + r * blocks : nullptr));
+        }
       }
-      float m = spec.rht ? rht_row(rht, x, s, cols, rht_gives_blocks ? block_amax : nullptr) : 0.0f;
+      float* const block_amax = amax_data + r0 * blocks;
       if (rht_gives_blocks) {
         nan_possible = true;  // rht_row's maxima do not tell
       } else {
-        nan_possible = !detail::block_abs_max_no_nan(src + r * cols, block, blocks, block_amax) || nan_possible;
-        if (bf16_on_the_fly) round_bf16_amax(block_amax, blocks);
-        for (int64_t b = 0; b < blocks; ++b) m = block_amax[b] > m ? block_amax[b] : m;
+        nan_possible = !detail::block_abs_max_no_nan(src + r0 * cols, block, n * blocks, block_amax) || nan_possible;
+        if (bf16_on_the_fly) round_bf16_amax(block_amax, n * blocks);
+        for (int64_t b = 0; b < n * blocks; ++b) m = block_amax[b] > m ? block_amax[b] : m;
       }
-      row_data[r] = m;
+      unit_data[u] = m;
     }
 #pragma omp master
-    tensor = scale_tensor(spec, extra, row_data, rows, amax, hook_error);
+    tensor = scale_tensor(spec, extra, unit_data, units, amax, hook_error);
 #pragma omp barrier
     thread_local std::vector<uint8_t> random;
-    thread_local std::vector<float> encode, tile_amax;
+    thread_local std::vector<float> encode, enc16, tile_amax;
     thread_local std::vector<uint8_t> codes;  // 4over6's scale codes
-    random.resize(sr ? size_t(cols) : 0);
-    encode.resize(size_t(blocks));
-    codes.resize(size_t(blocks));
+    random.resize(sr ? size_t(unit_rows * cols) : 0);
+    encode.resize(size_t(unit_rows * blocks));
+    codes.resize(size_t(unit_rows * blocks));
     tile_amax.resize(size_t(blocks));
     const bool no_nan = !nan_possible && amax < std::numeric_limits<float>::infinity();  // then no y is NaN
 #pragma omp for schedule(static)
-    for (int64_t g = 0; g < (hook_error ? 0 : bands); ++g) {
-      const float* unit_block_amax = amax_data + g * band * blocks;
+    for (int64_t u = 0; u < (hook_error ? 0 : units); ++u) {
+      const int64_t r0 = u * unit_rows, n = std::min(unit_rows, rows - r0);
+      // the unit's scale blocks: a band's tiles (one scale per tile, for each of its rows) or the
+      // blocks of its n rows, in a row of `scaled` blocks
+      const float* unit_block_amax = amax_data + r0 * blocks;
+      const int64_t scaled = band > 1 ? blocks : n * blocks;
       if (band > 1) {  // the tile's amax: the max over its rows' block amaxes
         for (int64_t b = 0; b < blocks; ++b) {
           float m = 0.0f;
@@ -527,20 +581,27 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
         }
         unit_block_amax = tile_amax.data();
       }
-      float* const scale_g = scale_data + g * band * blocks;
+      float* const scale_u = scale_data + r0 * blocks;
       const bool suspect = spec.four_over_six != FourOverSix::off
-                               ? four_over_six_block_scales(spec, tensor, src + g * band * cols, cols, band,
-                                                            unit_block_amax, blocks, codes.data(), scale_g, encode.data())
-                               : block_scales(spec, tensor, unit_block_amax, blocks, scale_g, encode.data());
-      for (int64_t r = g * band; r < (g + 1) * band; ++r) {
-        float* scale_r = scale_data + r * blocks;
-        if (r > g * band) std::copy(scale_g, scale_g + blocks, scale_r);
+                               ? four_over_six_block_scales(spec, tensor, src + r0 * cols, band > 1 ? cols : n * cols,
+                                                            band, unit_block_amax, scaled, codes.data(), scale_u,
+                                                            encode.data())
+                               : block_scales(spec, tensor, unit_block_amax, scaled, scale_u, encode.data());
+      if (band > 1)  // every row of a band has its tiles' scales
+        for (int64_t r = 1; r < band; ++r) std::copy(scale_u, scale_u + blocks, scale_u + r * blocks);
+      // the elements: a 1D unit as one row, else (2D bands, SR bytes that are not contiguous
+      // across rows) row by row
+      const bool whole = band == 1 && random_contiguous;
+      const int64_t len_rows = whole ? n : 1, len = len_rows * cols;
+      int shift = 0;
+      const float* e = per_block_of_pow2(encode.data(), block, scaled, enc16, shift);
+      for (int64_t r = r0; r < r0 + n; r += len_rows) {
         int8_t* q = q_data + r * cols;
-        if (sr) stream.fill(rnd.global_index(r, 0, cols), cols, random.data());
-        const float* x = src + r * cols;
-        bool row_nan = encode_row_for(sr, bf16_on_the_fly, no_nan, x, q, sr ? random.data() : nullptr, block, blocks,
-                                      encode.data());
-        if (!row_nan && suspect) row_nan = row_dequant_nonfinite(spec, tensor, q, scale_r, block, blocks);
+        if (sr) stream.fill(rnd.global_index(r, 0, cols), len, random.data());
+        const float* e_r = band > 1 ? e : e + ((r - r0) * cols >> shift);
+        bool row_nan = encode_row_for(sr, bf16_on_the_fly, no_nan, src + r * cols, q, sr ? random.data() : nullptr,
+                                      len, e_r, shift);
+        if (!row_nan && suspect) row_nan = row_dequant_nonfinite(spec, tensor, q, scale_data + r * blocks, block, len_rows * blocks);
         nonfinite = nonfinite || row_nan;
       }
     }
