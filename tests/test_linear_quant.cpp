@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <tuple>
 
 #include "core/ops/linear.hpp"
 #include "tests/check.hpp"
@@ -213,6 +214,67 @@ TEST(LinearQuant, SharedInputIsQuantizedOnceForAllConsumers) {
   EXPECT_TRUE(bit_equal(in.wgrad.values.data(), wgrad_copy.data(), kK * kM));
   in.bind(c.x.data(), kM, kK);  // new contents drop the copies
   EXPECT_FALSE(in.fprop.valid || in.wgrad.valid);
+}
+
+// The wgrad copy a training forward pass makes early (EarlyWgradCopy) is the one backward would
+// make: same outputs bit for bit; made once for all consumers of the input, with the first one's
+// stream; taken only by the linear whose stream made it; not made with telemetry.
+TEST(LinearQuant, EarlyWgradCopyIsTheBackwardCopy) {
+  LinearRecipe r = testing::nvfp4_linear();
+  r.numerics = GemmNumerics::block_exact;
+  r.wgrad_x.rounding = Rounding::sr;  // the stream matters
+  const Case c;
+  struct Run {
+    std::vector<float> y = std::vector<float>(kM * kN), dx = std::vector<float>(kM * kK, 0.f),
+                       dw = std::vector<float>(kN * kK, 0.f);
+  };
+  // forward with `fwd_stream`, then backward with `bwd_stream`, the input rebound between them as
+  // the model rebinds it
+  auto run = [&](EarlyWgradCopy* early, uint64_t fwd_stream, uint64_t bwd_stream, bool stats = false) {
+    Run o;
+    LinearInput in;
+    LinearScratch sc;
+    LinearState st;
+    in.bind(c.x.data(), kM, kK, early);
+    linear_forward(o.y.data(), in, c.w.data(), kN, LinearQuant{&r, kSeed, kStep, fwd_stream, stats}, st);
+    in.bind(c.x.data(), kM, kK, early);
+    linear_backward(o.dx.data(), o.dw.data(), c.dy.data(), in, c.w.data(), kN,
+                    LinearQuant{&r, kSeed, kStep, bwd_stream, stats}, st, sc);
+    return o;
+  };
+  for (int threads : {1, 2}) {
+    omp_set_num_threads(threads);
+    const Run want = run(nullptr, kStream, kStream);
+    EarlyWgradCopy early;
+    const Run got = run(&early, kStream, kStream);
+    EXPECT_FALSE(early.valid);  // made in forward, taken by backward
+    for (auto [a, b, n] : {std::tuple{&want.y, &got.y, kM * kN}, {&want.dx, &got.dx, kM * kK}, {&want.dw, &got.dw, kN * kK}})
+      EXPECT_TRUE(bit_equal(a->data(), b->data(), n));
+
+    // another linear's backward (another stream) does not take it
+    const Run other = run(nullptr, kStream, kStream + 1);
+    const Run mismatched = run(&early, kStream, kStream + 1);
+    EXPECT_TRUE(early.valid);
+    EXPECT_TRUE(bit_equal(other.dw.data(), mismatched.dw.data(), kN * kK));
+
+    // one copy for all consumers of the input, with the first one's stream
+    LinearInput in;
+    LinearState st;
+    std::vector<float> y(kM * kN);
+    EarlyWgradCopy shared;
+    in.bind(c.x.data(), kM, kK, &shared);
+    linear_forward(y.data(), in, c.w.data(), kN, LinearQuant{&r, kSeed, kStep, kStream, false}, st);
+    ASSERT_TRUE(shared.valid);
+    const uint64_t first_id = shared.random.tensor_id;
+    linear_forward(y.data(), in, c.w.data(), kN, LinearQuant{&r, kSeed, kStep, kStream + 1, false}, st);
+    EXPECT_EQ(shared.random.tensor_id, first_id);
+
+    // telemetry passes make none
+    EarlyWgradCopy none;
+    run(&none, kStream, kStream, true);
+    EXPECT_FALSE(none.valid || none.fp4.valid);
+  }
+  omp_set_num_threads(2);
 }
 
 TEST(LinearQuant, Bf16OutputsOfTheFullRecipe) {

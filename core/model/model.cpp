@@ -179,6 +179,16 @@ struct Model::Impl {
   std::vector<Linear> linears;
   LinearInput input;
   LinearScratch scratch;
+  // Per input of the linears (four per block, then the LM head's): the wgrad copies a training
+  // forward pass makes early, for the backward pass after it (EarlyWgradCopy).
+  static constexpr int kInputsPerBlock = 4;
+  std::vector<EarlyWgradCopy> early_wgrad;
+  // input = x [M, k], input `site` of the model (block · kInputsPerBlock + 0..3: ln1, atty, ln2, h;
+  // kInputsPerBlock · L: the final norm's output), with its early copy in training passes.
+  void bind_input(const float* x, int64_t k, int site) {
+    early_wgrad.resize(size_t(kInputsPerBlock * L + 1));
+    input.bind(x, M, k, training ? &early_wgrad[size_t(site)] : nullptr);
+  }
 
   int B = 0, T = 0;
   int64_t M = 0;
@@ -625,6 +635,7 @@ struct Model::Impl {
 
   double forward() {
     const int Li = int(L);
+    for (EarlyWgradCopy& e : early_wgrad) e.valid = false;  // made afresh by this pass
     embedding_forward(a.layers[0].res_in, inputs.data(), w.embed_tokens, M, C);
     for (int l = 0; l < Li; ++l) {
       BlockActs& la = a.layers[size_t(l)];
@@ -633,7 +644,7 @@ struct Model::Impl {
       float* res_next = l + 1 < Li ? a.layers[size_t(l + 1)].res_in : a.res_out;
 
       rmsnorm_forward(la.ln1, la.rstd1, la.res_in, lw.input_layernorm, M, C, cfg.norm_eps);
-      input.bind(la.ln1, M, C);
+      bind_input(la.ln1, C, kInputsPerBlock * l + 0);
       fwd(li + 0, la.q, lw.q_proj, C);
       fwd(li + 1, la.k, lw.k_proj, C);
       fwd(li + 2, la.v, lw.v_proj, C);
@@ -641,22 +652,22 @@ struct Model::Impl {
       rope_forward(la.k, la.k, a.rope_cos, a.rope_sin, B, T, H, hd);
       attention_forward(la.atty, la.att, la.q, la.k, la.v, B, T, H, hd, attention_quant(l, GemmRole::fprop),
                         attention_amax());
-      input.bind(la.atty, M, C);
+      bind_input(la.atty, C, kInputsPerBlock * l + 1);
       fwd(li + 3, a.proj, lw.o_proj, C);
       add(la.res_mid, la.res_in, a.proj, M * C);
 
       rmsnorm_forward(la.ln2, la.rstd2, la.res_mid, lw.post_attention_layernorm, M, C,
                       cfg.norm_eps);
-      input.bind(la.ln2, M, C);
+      bind_input(la.ln2, C, kInputsPerBlock * l + 2);
       fwd(li + 4, la.gate, lw.gate_proj, F);
       fwd(li + 5, la.up, lw.up_proj, F);
       swiglu_forward(la.h, la.gate, la.up, M * F);
-      input.bind(la.h, M, F);
+      bind_input(la.h, F, kInputsPerBlock * l + 3);
       fwd(li + 6, a.proj, lw.down_proj, C);
       add(res_next, la.res_mid, a.proj, M * C);
     }
     rmsnorm_forward(a.lnf, a.rstdf, a.res_out, w.norm, M, C, cfg.norm_eps);
-    input.bind(a.lnf, M, C);
+    bind_input(a.lnf, C, kInputsPerBlock * Li);
     fwd(kLinearsPerBlock * Li, a.logits, w.lm_head, V);
     return cross_entropy_forward(a.probs, a.losses, a.logits, targets.data(), M, V);
   }
@@ -675,7 +686,7 @@ struct Model::Impl {
     const int loss_ranks = replayed_ranks > 0 ? replayed_ranks : split() ? ranks() : 1;
     cross_entropy_backward(a.dlogits, a.probs, targets.data(), M, V, M * loss_ranks);
     zero(a.dln, M * C);
-    input.bind(a.lnf, M, C);
+    bind_input(a.lnf, C, kInputsPerBlock * Li);
     bwd(kLinearsPerBlock * Li, a.dln, g.lm_head, a.dlogits, w.lm_head, V);
     zero(a.dres, M * C);
     norm_bwd(a.dres, g.norm, a.dln, a.res_out, w.norm, a.rstdf);
@@ -687,19 +698,19 @@ struct Model::Impl {
       const int li = kLinearsPerBlock * l;
       // a.dres holds the gradient of the block output = of res_mid through the skip connection.
       zero(a.dh, M * F);
-      input.bind(la.h, M, F);
+      bind_input(la.h, F, kInputsPerBlock * l + 3);
       bwd(li + 6, a.dh, lg.down_proj, a.dres, lw.down_proj, C);
       zero(a.dgate, M * F);
       zero(a.dup, M * F);
       swiglu_backward(a.dgate, a.dup, a.dh, la.gate, la.up, M * F);
       zero(a.dln, M * C);
-      input.bind(la.ln2, M, C);
+      bind_input(la.ln2, C, kInputsPerBlock * l + 2);
       bwd(li + 4, a.dln, lg.gate_proj, a.dgate, lw.gate_proj, F);
       bwd(li + 5, a.dln, lg.up_proj, a.dup, lw.up_proj, F);
       norm_bwd(a.dres, lg.post_attention_layernorm, a.dln, la.res_mid, lw.post_attention_layernorm, la.rstd2);
       // a.dres now holds the gradient of res_mid = of res_in through the skip connection.
       zero(a.datty, M * C);
-      input.bind(la.atty, M, C);
+      bind_input(la.atty, C, kInputsPerBlock * l + 1);
       bwd(li + 3, a.datty, lg.o_proj, a.dres, lw.o_proj, C);
       for (float* p : {a.dq, a.dk, a.dv, a.dq_pre, a.dk_pre}) zero(p, M * C);
       attention_backward(a.dq, a.dk, a.dv, a.datty, la.q, la.k, la.v, la.att, B, T, H, hd,
@@ -707,7 +718,7 @@ struct Model::Impl {
       rope_backward(a.dq_pre, a.dq, a.rope_cos, a.rope_sin, B, T, H, hd);
       rope_backward(a.dk_pre, a.dk, a.rope_cos, a.rope_sin, B, T, H, hd);
       zero(a.dln, M * C);
-      input.bind(la.ln1, M, C);
+      bind_input(la.ln1, C, kInputsPerBlock * l + 0);
       bwd(li + 0, a.dln, lg.q_proj, a.dq_pre, lw.q_proj, C);
       bwd(li + 1, a.dln, lg.k_proj, a.dk_pre, lw.k_proj, C);
       bwd(li + 2, a.dln, lg.v_proj, a.dv, lw.v_proj, C);

@@ -224,6 +224,59 @@ void note_amax(LinearState& st, const LinearQuant& q, int role, int operand, con
                                    (q.delayed ? *q.delayed : kDefault).history_len);
 }
 
+// Whether this linear's forward pass makes the early wgrad copy of its input (EarlyWgradCopy): a
+// training pass that keeps one, a block_exact wgrad whose X copy the direct quantizer makes, no
+// telemetry or testing injection (the backward fill collects and checks those), and one rank (a
+// data-parallel run reduces each token operand's amax across ranks in the same order on every
+// rank, and rank 0 alone collects telemetry).
+bool early_wgrad_wanted(const LinearInput& x, const LinearQuant& q) {
+  const LinearRecipe& r = *q.recipe;
+  return x.early && !q.collect_stats && !q.reduce_amax && !injected(q, kWgrad, kOperandB) && r.wgrad_x.quantized() &&
+         r.wgrad_x.source == CopySource::input && uses_block_exact(r.numerics, r.wgrad_dy, r.wgrad_x) &&
+         fp4_direct_supported(r.wgrad_x) && validate(r.wgrad_x, x.k, x.m).empty();
+}
+
+// Whether the early copy is this linear's wgrad copy of x: the same input, spec and random stream,
+// or (`any_consumer`) that of another linear reading x in the same pass (another tensor id).
+bool early_wgrad_matches(const LinearInput& x, const LinearQuant& q, bool any_consumer = false) {
+  const EarlyWgradCopy& e = *x.early;
+  QuantRandom rnd = random_of(q, kWgrad, kOperandB);
+  if (any_consumer) rnd.tensor_id = e.random.tensor_id;
+  return e.valid && e.x == x.x && e.m == x.m && e.k == x.k && e.spec == q.recipe->wgrad_x && e.random == rnd;
+}
+
+// The early wgrad copy of x [M, K] as Q(Xᵀ) [K, M], read as stored, with x.wgrad's buffer as the
+// scratch. A copy whose sentinel fires is not kept: backward makes it again and reports it.
+void make_early_wgrad(LinearInput& x, const LinearQuant& q) {
+  EarlyWgradCopy& e = *x.early;
+  e.valid = false;
+  x.wgrad.valid = false;
+  x.wgrad.values.resize(size_t(x.m * x.k));
+  bool nonfinite = false;
+  QuantOutputs extra;
+  extra.nonfinite = &nonfinite;
+  const QuantRandom rnd = random_of(q, kWgrad, kOperandB);
+  quantize_fp4_operand(x.x, x.wgrad.values.data(), x.k, x.m, q.recipe->wgrad_x, rnd, extra, e.fp4, true);
+  if (nonfinite) return;
+  e.spec = q.recipe->wgrad_x;
+  e.random = rnd;
+  e.x = x.x;
+  e.m = x.m;
+  e.k = x.k;
+  e.valid = true;
+}
+
+// x.wgrad = the early copy (its buffers swapped in), which is used up.
+void take_early_wgrad(LinearInput& x) {
+  EarlyWgradCopy& e = *x.early;
+  std::swap(x.wgrad.fp4, e.fp4);
+  x.wgrad.spec = e.spec;
+  x.wgrad.stats = QuantStats{};
+  x.wgrad.valid = true;
+  x.wgrad.has_values = false;
+  e.valid = false;
+}
+
 // A GEMM's output [rows, cols] held a NaN/Inf while its quantized operands were finite: the first
 // pass-through operand holding one is the cause (a NaN/Inf operand makes its output row or column
 // non-finite), else the product itself overflowed.
@@ -343,12 +396,13 @@ std::string validate(const LinearRecipe& r) {
   return "";
 }
 
-void LinearInput::bind(const float* x_new, int64_t m_new, int64_t k_new) {
+void LinearInput::bind(const float* x_new, int64_t m_new, int64_t k_new, EarlyWgradCopy* early_copy) {
   x = x_new;
   m = m_new;
   k = k_new;
   fprop.valid = false;
   wgrad.valid = false;
+  early = early_copy;
 }
 
 void linear_forward(float* y, LinearInput& x, const float* w, int64_t n, const LinearQuant& q,
@@ -369,6 +423,7 @@ void linear_forward(float* y, LinearInput& x, const float* w, int64_t n, const L
     xa = x.fprop.values.data();
     st.used[kFprop][kOperandA] = &x.fprop;
   }
+  if (early_wgrad_wanted(x, q) && !early_wgrad_matches(x, q, true)) make_early_wgrad(x, q);
   const float* wb = w;  // [N, K]
   st.w_fprop.valid = false;
   if (quantized[kOperandB]) {
@@ -465,9 +520,11 @@ void linear_backward(float* dx, float* const* dw, int shards, const float* dy, L
   }
   const float* xw = x.x;  // X [M, K] as stored, or Q(Xᵀ) [K, M] used transposed
   Trans xt = Trans::n;
+  if (wgrad_quantized[kOperandB] && !reusable(x.wgrad, r.wgrad_x, wgrad_exact, false)) {
+    if (wgrad_exact && early_wgrad_wanted(x, q) && early_wgrad_matches(x, q)) take_early_wgrad(x);
+    else fill(x.wgrad, wgrad_ops[kOperandB], r.wgrad_x, q, kWgrad, kOperandB, st.delayed[kWgrad][kOperandB], wgrad_exact);
+  }
   if (wgrad_quantized[kOperandB]) {
-    if (!reusable(x.wgrad, r.wgrad_x, wgrad_exact, false))
-      fill(x.wgrad, wgrad_ops[kOperandB], r.wgrad_x, q, kWgrad, kOperandB, st.delayed[kWgrad][kOperandB], wgrad_exact);
     note_amax(st, q, kWgrad, kOperandB, x.wgrad);
     xw = x.wgrad.values.data();
     xt = Trans::t;

@@ -142,17 +142,36 @@ struct NonfiniteInjection {
   int64_t index = 0;
 };
 
+// The wgrad copy Q(Xᵀ) of one input made early: by the forward pass of a training step, right after
+// the fprop copy, while X is still in cache (read cold in backward it cost a small model's step
+// about 5 % of its quantizer time). Only block_exact copies that the direct quantizer makes
+// (codes and scales, no dequantized values), without telemetry, on one rank. The backward pass
+// takes it when it was made from the same X with the spec and random stream backward would use,
+// else makes its own; the caller clears `valid` before each forward pass.
+struct EarlyWgradCopy {
+  Fp4Operand fp4;
+  QuantSpec spec;
+  QuantRandom random;
+  const float* x = nullptr;
+  int64_t m = 0, k = 0;
+  bool valid = false;
+};
+
 // The input X [M, K] of one or more linears. Linears reading the same X (q, k, v; gate, up) share
 // its copies, as a fused projection would: the fprop copy Q(X) [M,K] and the wgrad copy Q(Xᵀ) [K,M]
 // are made by the first consumer that needs them and reused by the others when the spec is equal
 // (with the first consumer's random stream). The ops take it by non-const reference for this cache
-// only; X itself is never written.
+// only; X itself is never written. `early`, when set, is where a training forward pass leaves the
+// wgrad copy for backward: the caller keeps one per input from forward to backward and binds it
+// with the input both times.
 struct LinearInput {
   const float* x = nullptr;  // [M, K]
   int64_t m = 0, k = 0;
   OperandCopy fprop;  // [M, K]
   OperandCopy wgrad;  // [K, M]
-  void bind(const float* x_new, int64_t m_new, int64_t k_new);  // new contents: drops both copies
+  EarlyWgradCopy* early = nullptr;
+  // new contents: drops both copies (not `early`'s, which is checked against X when used)
+  void bind(const float* x_new, int64_t m_new, int64_t k_new, EarlyWgradCopy* early_copy = nullptr);
 };
 
 // What keys one linear's quantization: recipe, random streams, telemetry.

@@ -26,6 +26,7 @@ struct QuantRandom {
   uint64_t global_index(int64_t r, int64_t c, int64_t cols) const {
     return uint64_t((row_offset + r) * (global_cols > 0 ? global_cols : cols) + col_offset + c);
   }
+  bool operator==(const QuantRandom&) const = default;
 };
 
 // Statistics of one quantization, gathered in the same pass.
