@@ -16,8 +16,9 @@
    SkylakeX, see --openblas-coretype), so the training runs use the OpenBLAS engine: Debian's
    OpenBLAS 0.3.21 runs CPUs it does not know (this VM's AMD Zen 5) on its AVX2 (Haswell) kernels,
    and then fp4lab uses Eigen. The engine the runs used is printed.
-3. Runs fp4lab_bench's per-op-group step breakdown at each thread count: ms per step in GEMMs,
-   quantizer, attention, norms/elementwise, embedding+loss, AdamW, and each group's efficiency.
+3. Runs fp4lab_bench's per-op-group step breakdown at each thread count, in --rounds interleaved
+   rounds: ms per step in GEMMs, quantizer, attention, norms/elementwise, embedding+loss, AdamW
+   (medians over rounds), and each group's efficiency (the median of the per-round E, each printed).
 Each measurement is a few dozen steps; the defaults take about 7 minutes on 2 cores.
 """
 import argparse
@@ -121,23 +122,42 @@ def gemm_comparison(a, threads):
                   f"{b['tiled_GF/s']:7.1f} {b['x_openblas']:10.2f} {b['x_tiled']:7.2f}  {same}")
 
 
+# StepOps' argument values (bench/bench_step_ops.cpp, kModels and kRecipes), to run only the cases asked for.
+STEP_OPS_MODELS = ["small", "medium"]
+STEP_OPS_RECIPES = ["fp32", "bf16", "nvfp4", "nvfp4+dequant", "te_nvfp4", "te_nvfp4+dequant", "mxfp4",
+                    "mxfp4+dequant", "te_nvfp4_4over6"]
+
+
 def op_breakdown(a, threads):
-    print("\nWhere a step's time goes (fp4lab_bench StepOps: forward, backward, AdamW; batch 4; ms per step)")
-    runs = {t: {b["label"].rsplit(" ", 1)[0]: b for b in bench_json(a.bench, "StepOps", t, a.ops_min_time, a.openblas_coretype)["benchmarks"]}
-            for t in threads}
+    """StepOps at each thread count in --rounds interleaved rounds (thread counts rotated per round):
+    ms per group are medians over rounds, and each E(t) is the median of the per-round E, printed
+    too, so a round caught by a slow spell of a shared machine shows as an outlier, not as the result."""
+    print(f"\nWhere a step's time goes (fp4lab_bench StepOps: forward, backward, AdamW; batch 4; ms per step;"
+          f" {a.rounds} interleaved rounds, medians; E per round in brackets)")
+    models = "|".join(str(STEP_OPS_MODELS.index(m)) for m in a.models if m in STEP_OPS_MODELS)
+    recipes = "|".join(str(STEP_OPS_RECIPES.index(r)) for r in a.recipes if r in STEP_OPS_RECIPES)
+    pattern = f"StepOps/model:({models})/recipe:({recipes})/"
+    runs = {t: [] for t in threads}  # per thread count, one {label: counters} per round
+    for rnd in range(a.rounds):
+        shift = rnd % len(threads)
+        for t in threads[shift:] + threads[:shift]:
+            res = bench_json(a.bench, pattern, t, a.ops_min_time, a.openblas_coretype)
+            runs[t].append({b["label"].rsplit(" ", 1)[0]: b for b in res["benchmarks"]})
     t0 = threads[0]
-    for name in runs[t0]:
-        model, recipe = name.split(" ")
-        if model not in a.models or recipe not in a.recipes:
-            continue
-        print(f"  {name}:  " + "  ".join(f"{t} thr {runs[t][name]['tokens/s']:.0f} tokens/s" for t in threads))
+    for name in runs[t0][0]:
+        med = lambda t, key: statistics.median(r[name][key] for r in runs[t])
+        print(f"  {name}:  " + "  ".join(f"{t} thr {med(t, 'tokens/s'):.0f} tokens/s" for t in threads))
         print(f"    {'group':18s}" + "".join(f" {str(t) + ' thr ms':>10s} {'share':>6s}" for t in threads)
               + "".join(f" {'E(' + str(t) + ')':>6s}" for t in threads[1:]))
-        total = {t: sum(runs[t][name][g + "_ms"] for g in GROUPS) for t in threads}
+        total = {t: sum(med(t, g + "_ms") for g in GROUPS) for t in threads}
         for g in GROUPS:
-            ms = {t: runs[t][name][g + "_ms"] for t in threads}
+            ms = {t: med(t, g + "_ms") for t in threads}
             row = "".join(f" {ms[t]:10.2f} {100 * ms[t] / total[t]:5.1f}%" for t in threads)
-            row += "".join(f" {ms[t0] * t0 / (t * ms[t]):6.2f}" if ms[t] > 0 else f" {'':6s}" for t in threads[1:])
+            for t in threads[1:]:
+                per_round = [r0[name][g + "_ms"] * t0 / (t * r[name][g + "_ms"])
+                             for r0, r in zip(runs[t0], runs[t]) if r[name][g + "_ms"] > 0]
+                row += (f" {statistics.median(per_round):6.2f} [" + " ".join(f"{e:.2f}" for e in per_round) + "]"
+                        if per_round else f" {'':6s}")
             print(f"    {g:18s}{row}")
 
 
@@ -155,7 +175,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--batch", type=int, default=4, help="sequences per step (4: the benchmarks' steps)")
     ap.add_argument("--min-time", type=float, default=0.3, help="fp4lab_bench --benchmark_min_time per GEMM case")
-    ap.add_argument("--ops-min-time", type=float, default=4.0, help="the same per step-breakdown case")
+    ap.add_argument("--ops-min-time", type=float, default=1.5, help="the same per step-breakdown case and round")
     avx512 = any("avx512f" in line for line in open("/proc/cpuinfo") if line.startswith("flags"))
     ap.add_argument("--openblas-coretype", default="SkylakeX" if avx512 else "",
                     help="OPENBLAS_CORETYPE for every process ('' leaves the environment's; default: "
