@@ -186,7 +186,6 @@ struct Model::Impl {
   // input = x [M, k], input `site` of the model (block · kInputsPerBlock + 0..3: ln1, atty, ln2, h;
   // kInputsPerBlock · L: the final norm's output), with its early copy in training passes.
   void bind_input(const float* x, int64_t k, int site) {
-    early_wgrad.resize(size_t(kInputsPerBlock * L + 1));
     input.bind(x, M, k, training ? &early_wgrad[size_t(site)] : nullptr);
   }
 
@@ -274,6 +273,7 @@ struct Model::Impl {
     w = views(params.data());
     g = views(grads.data());
     last_use.assign(linears.size() * kGemmRoles * kGemmOperands, -1);
+    early_wgrad.resize(size_t(kInputsPerBlock * L + 1));
   }
 
   int64_t num_params() const { return infos.back().offset + infos.back().rows * infos.back().cols; }

@@ -589,8 +589,8 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
                                : block_scales(spec, tensor, unit_block_amax, scaled, scale_u, encode.data());
       if (band > 1)  // every row of a band has its tiles' scales
         for (int64_t r = 1; r < band; ++r) std::copy(scale_u, scale_u + blocks, scale_u + r * blocks);
-      // the elements: a 1D unit as one row, else (2D bands, SR bytes that are not contiguous
-      // across rows) row by row
+      // the elements: a 1D unit as one row, else row by row (a 2D band's rows share its one row
+      // of multipliers; a unit whose SR bytes are not contiguous across rows is one row)
       const bool whole = band == 1 && random_contiguous;
       const int64_t len_rows = whole ? n : 1, len = len_rows * cols;
       int shift = 0;
@@ -598,9 +598,8 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
       for (int64_t r = r0; r < r0 + n; r += len_rows) {
         int8_t* q = q_data + r * cols;
         if (sr) stream.fill(rnd.global_index(r, 0, cols), len, random.data());
-        const float* e_r = band > 1 ? e : e + ((r - r0) * cols >> shift);
         bool row_nan = encode_row_for(sr, bf16_on_the_fly, no_nan, src + r * cols, q, sr ? random.data() : nullptr,
-                                      len, e_r, shift);
+                                      len, e, shift);
         if (!row_nan && suspect) row_nan = row_dequant_nonfinite(spec, tensor, q, scale_data + r * blocks, block, len_rows * blocks);
         nonfinite = nonfinite || row_nan;
       }
