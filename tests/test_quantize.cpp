@@ -650,6 +650,20 @@ TEST(Rht, TileDownColumnsMatchesReference) {
   for (uint64_t j = 0; j < 8; ++j)
     for (int i = 0; i < 16; ++i) wide[j][size_t(i)] = std::ldexp(wide[j][size_t(i)], (i * 5 + int(j)) % 20 - 10);
   tiles.push_back({"wide", wide});
+  // Columns over 30 to 60 binades (beyond any exact butterfly: the per-column fallback), half of
+  // them with a large term on a bf16 midpoint.
+  std::mt19937_64 spread(11);
+  for (int t = 0; t < 100; ++t) {
+    std::vector<std::vector<float>> cols(8, std::vector<float>(16, 0.0f));
+    for (auto& c : cols) {
+      const int span = 30 + int(spread() % 31);
+      for (int i = 0; i < 16; ++i)
+        c[size_t(i)] = std::ldexp(1.0f + float(spread() % (1u << 23)) * 0x1p-23f, int(spread() % uint64_t(span)) - span / 2) *
+                       (spread() % 2 ? -1.0f : 1.0f);
+      if (t % 2) c[spread() % 16] = std::ldexp(1.0f + float(2 * (spread() % 128) + 1) * 0x1p-8f, 4 + span / 2);
+    }
+    tiles.push_back({"very wide " + std::to_string(t), cols});
+  }
   // Random columns built around bf16 midpoints: a term 4 (1 + (2k + 1) 2^-8) (a midpoint of y_j),
   // terms a few binades larger that cancel in some outputs, and small terms whose sizes straddle
   // the fp32 roundings, so that outputs land on and near midpoints on both sides.

@@ -549,9 +549,14 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
       if (rht_gives_blocks) {
         nan_possible = true;  // rht_row's maxima do not tell
       } else {
-        nan_possible = !detail::block_abs_max_no_nan(src + r0 * cols, block, n * blocks, block_amax) || nan_possible;
+        float top = 0.0f;
+        const bool clean = detail::block_abs_max_no_nan(src + r0 * cols, block, n * blocks, block_amax, top);
+        nan_possible = !clean || nan_possible;
         if (bf16_on_the_fly) round_bf16_amax(block_amax, n * blocks);
-        for (int64_t b = 0; b < n * blocks; ++b) m = block_amax[b] > m ? block_amax[b] : m;
+        if (clean)  // bf16 rounding is monotone: the largest rounded maximum is the largest one rounded
+          m = std::max(m, bf16_on_the_fly ? bf16_round(top) : top);
+        else
+          for (int64_t b = 0; b < n * blocks; ++b) m = block_amax[b] > m ? block_amax[b] : m;
       }
       unit_data[u] = m;
     }
@@ -573,8 +578,14 @@ void quantize_fp4_operand(const float* in, float* scratch, int64_t rows, int64_t
       // blocks of its n rows, in a row of `scaled` blocks
       const float* unit_block_amax = amax_data + r0 * blocks;
       const int64_t scaled = band > 1 ? blocks : n * blocks;
-      if (band > 1) {  // the tile's amax: the max over its rows' block amaxes
-        for (int64_t b = 0; b < blocks; ++b) {
+      if (band > 1) {  // the tile's amax: the max over its rows' block amaxes (max_ps(a, m) is a > m ? a : m)
+        int64_t b = 0;
+        for (; b + 8 <= blocks; b += 8) {
+          __m256 m = _mm256_setzero_ps();
+          for (int64_t r = 0; r < band; ++r) m = _mm256_max_ps(_mm256_loadu_ps(unit_block_amax + r * blocks + b), m);
+          _mm256_storeu_ps(tile_amax.data() + b, m);
+        }
+        for (; b < blocks; ++b) {
           float m = 0.0f;
           for (int64_t r = 0; r < band; ++r) m = unit_block_amax[r * blocks + b] > m ? unit_block_amax[r * blocks + b] : m;
           tile_amax[size_t(b)] = m;
