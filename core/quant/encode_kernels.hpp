@@ -6,7 +6,6 @@
 #pragma once
 #include <immintrin.h>
 
-#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -427,10 +426,11 @@ inline float abs_max_span(const float* x, int64_t n) {
 }
 
 #ifdef __AVX2__
-// block_abs_max on AVX2 for blocks of a multiple of 8. kBits: the maxima taken on the bits as
-// integers (abs_max_bits: a NaN shows as its block's maximum); otherwise float maxima (NaN ignored).
+// block_abs_max on AVX2 for blocks of a multiple of 8, returning the largest of the maxima (0 for
+// no blocks). kBits: the maxima taken on the bits as integers (abs_max_bits: a NaN shows as its
+// block's maximum, and as the largest); otherwise float maxima (NaN ignored).
 template <bool kBits>
-inline void block_abs_max8(const float* x, int64_t block, int64_t blocks, float* amax) {
+inline float block_abs_max8(const float* x, int64_t block, int64_t blocks, float* amax) {
   auto max8 = [](__m256 a, __m256 b) {  // a, b >= 0 or NaN
     if constexpr (kBits) return _mm256_castsi256_ps(_mm256_max_epi32(_mm256_castps_si256(a), _mm256_castps_si256(b)));
     else return _mm256_max_ps(a, b);  // b for a NaN a
@@ -445,6 +445,11 @@ inline void block_abs_max8(const float* x, int64_t block, int64_t blocks, float*
     for (int64_t i = 0; i < block; i += 8) acc = max8(abs_ps(_mm256_loadu_ps(p + i)), acc);
     return acc;
   };
+  auto reduce4 = [&](__m128 m) {  // lane 0: the largest of the four
+    m = max4(m, _mm_movehl_ps(m, m));
+    return max4(m, _mm_movehdup_ps(m));
+  };
+  __m256 all = _mm256_setzero_ps();  // the maxima stored so far, eight lanes
   int64_t b = 0;
   for (; b + 8 <= blocks; b += 8) {  // eight blocks' maxima into one register by a shuffle tree
     __m256 t[4], u[2];
@@ -454,15 +459,18 @@ inline void block_abs_max8(const float* x, int64_t block, int64_t blocks, float*
     }
     for (int k = 0; k < 2; ++k)  // lane c (4 + c): block 4k + c over partials 0-3 (4-7)
       u[k] = max8(_mm256_shuffle_ps(t[2 * k], t[2 * k + 1], 0x44), _mm256_shuffle_ps(t[2 * k], t[2 * k + 1], 0xEE));
-    _mm256_storeu_ps(amax + b, max8(_mm256_permute2f128_ps(u[0], u[1], 0x20), _mm256_permute2f128_ps(u[0], u[1], 0x31)));
+    const __m256 maxima = max8(_mm256_permute2f128_ps(u[0], u[1], 0x20), _mm256_permute2f128_ps(u[0], u[1], 0x31));
+    _mm256_storeu_ps(amax + b, maxima);
+    all = max8(maxima, all);
   }
+  __m128 top = max4(_mm256_castps256_ps128(all), _mm256_extractf128_ps(all, 1));
   for (; b < blocks; ++b) {
     const __m256 acc = block_abs(b);
-    __m128 m = max4(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));  // no NaN lanes without kBits
-    m = max4(m, _mm_movehl_ps(m, m));
-    m = max4(m, _mm_movehdup_ps(m));
+    const __m128 m = reduce4(max4(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1)));  // no NaN lanes without kBits
     amax[b] = _mm_cvtss_f32(m);
+    top = max4(m, top);  // lanes 1-3 hold partial maxima of this block, none above lane 0
   }
+  return _mm_cvtss_f32(reduce4(top));
 }
 #endif
 
@@ -472,29 +480,23 @@ inline void block_abs_max(const float* x, int64_t block, int64_t blocks, float* 
   if (block % 16 == 0) return abs_max_blocks(x, block, blocks, amax);
 #endif
 #ifdef __AVX2__
-  if (block % 8 == 0) return block_abs_max8<false>(x, block, blocks, amax);
+  if (block % 8 == 0) {
+    block_abs_max8<false>(x, block, blocks, amax);
+    return;
+  }
 #endif
   for (int64_t b = 0; b < blocks; ++b) amax[b] = abs_max_span(x + b * block, block);
 }
 
 // block_abs_max, returning whether the values are known to hold no NaN, and then the largest of the
 // maxima in `top`: for blocks of a multiple of 8 on AVX2 the integer maxima find a NaN at no cost
-// (a NaN's bits exceed +Inf's; then the blocks are redone with NaN ignored); elsewhere it cannot
-// tell and returns false.
+// (then the blocks are redone with NaN ignored); elsewhere it cannot tell and returns false.
 inline bool block_abs_max_no_nan(const float* x, int64_t block, int64_t blocks, float* amax, float& top) {
 #ifdef __AVX2__
   if (block % 8 == 0) {
-    block_abs_max8<true>(x, block, blocks, amax);
-    __m256i top8 = _mm256_setzero_si256();
-    int64_t b = 0;
-    for (; b + 8 <= blocks; b += 8)
-      top8 = _mm256_max_epu32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(amax + b)), top8);
-    alignas(32) uint32_t lanes[8];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), top8);
-    uint32_t bits = *std::max_element(lanes, lanes + 8);
-    for (; b < blocks; ++b) bits = std::max(bits, std::bit_cast<uint32_t>(amax[b]));
-    if (bits <= 0x7F800000u) {
-      top = std::bit_cast<float>(bits);
+    const float largest = block_abs_max8<true>(x, block, blocks, amax);
+    if (std::bit_cast<uint32_t>(largest) <= 0x7F800000u) {
+      top = largest;
       return true;
     }
   }
