@@ -394,7 +394,11 @@ class JsonFields {
     stats_fields(j_, s, confidence_, true);
     j_.end_object();
   }
-  void gap(const GapStats& g, const char* /*csv*/) { stats_fields(j_, g.stats, confidence_, false, &g.per_seed); }
+  void gap(const GapStats& g, const char* /*csv*/) {
+    stats_fields(j_, g.stats, confidence_, false, &g.per_seed);
+    const SeedsNeeded n = seeds_needed(g.stats, confidence_);  // the power line (-1: cannot be said)
+    j_.value("seeds_to_exclude_zero", n.to_exclude).value("seeds_for_80pct_power", n.for_power);
+  }
   template <class T>
   void csv(const char*, const T&) {}
   void begin(const char* key) { j_.begin_object(key); }
@@ -664,17 +668,21 @@ std::string summary_table(const AnalysisReport& r) {
 
 std::string comparison_table(const AnalysisReport& r) {
   if (r.comparisons.empty()) return "";
+  const double conf = r.settings.confidence;
   return table<Comparison>(
       {{"A", [](const Comparison& c) { return c.a; }},
        {"B", [](const Comparison& c) { return c.b; }},
        {"seeds", [](const Comparison& c) { return std::to_string(c.n_seeds()); }},
        {"converged gap A − B (nats)", [](const Comparison& c) { return fixed(c.converged_gap.stats.mean, 4, true); }},
        {"CI", [](const Comparison& c) { return ci_text(c.converged_gap.stats, 4); }},
+       {"seeds needed", [conf](const Comparison& c) { return seeds_needed_text(seeds_needed(c.converged_gap.stats, conf)); }},
        {"final gap A − B (nats)",
         [](const Comparison& c) { return fixed(c.final_gap.stats.mean, 4, true) + " (" + c.final_gap_kind + ")"; }},
        {"CI", [](const Comparison& c) { return ci_text(c.final_gap.stats, 4); }},
+       {"seeds needed", [conf](const Comparison& c) { return seeds_needed_text(seeds_needed(c.final_gap.stats, conf)); }},
        {"tokens A needs for B's final loss",
         [](const Comparison& c) { return c.token_gap_text() + (c.token_gap_form == "multi_budget" ? " (budgets)" : ""); }},
+       {"seeds needed", [conf](const Comparison& c) { return seeds_needed_text(seeds_needed(c.token_gap.stats, conf)); }},
        {"note", [](const Comparison& c) { return c.note; }}},
       all(r.comparisons));
 }
@@ -753,7 +761,12 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
 
   md << "## Summary by config (mean over seeds, " << conf << " CI)\n\n" << summary_table(r) << "\n";
 
-  if (!r.comparisons.empty()) md << "## Comparisons (A − B, paired by seed, " << conf << " CI)\n\n" << comparison_table(r) << "\n";
+  if (!r.comparisons.empty())
+    md << "## Comparisons (A − B, paired by seed, " << conf << " CI)\n\n"
+       << "Seeds needed: at each gap's measured mean and per-seed sd, how many paired seeds give a " << conf
+       << " CI that excludes 0, and how many exclude it in 80% of reruns (t·sd/√n against the mean; — for a "
+          "bound or a single seed).\n\n"
+       << comparison_table(r) << "\n";
 
   if (!r.ladders.empty()) {
     md << "## Attribution ladder (each component's marginal effect, paired by seed)\n\n";

@@ -138,6 +138,39 @@ double min_detectable_effect(const SeedStats& s, double confidence) {
   return (student_t_quantile((1 + confidence) / 2, dof) + student_t_quantile(0.8, dof)) * s.sd / std::sqrt(double(s.n));
 }
 
+SeedsNeeded seeds_needed(const SeedStats& s, double confidence) {
+  SeedsNeeded out;
+  if (s.n < 2 || !s.has_ci || !std::isfinite(s.sd) || !std::isfinite(s.mean) || s.mean == 0) return out;
+  out.excludes_now = s.ci_low > 0 || s.ci_high < 0;
+  const double effect = std::abs(s.mean), q = (1 + confidence) / 2;
+  // Both half-widths fall monotonically with n: a binary search for the first n that meets each.
+  auto first_n = [&](bool power) {
+    auto met = [&](int n) {
+      const double t = student_t_quantile(q, n - 1) + (power ? student_t_quantile(0.8, n - 1) : 0.0);
+      const double half = t * s.sd / std::sqrt(double(n));
+      return power ? half <= effect : half < effect;
+    };
+    if (!met(kSeedsCap)) return kSeedsCap + 1;
+    int lo = 1, hi = kSeedsCap;  // met(hi), and lo below any n that meets it
+    while (hi - lo > 1) {
+      const int mid = lo + (hi - lo) / 2;
+      (met(mid) ? hi : lo) = mid;
+    }
+    return hi;
+  };
+  out.to_exclude = first_n(false);
+  out.for_power = first_n(true);
+  return out;
+}
+
+std::string seeds_needed_text(const SeedsNeeded& n) {
+  if (n.to_exclude < 0) return "—";
+  auto count = [](int k) { return k > kSeedsCap ? "> " + std::to_string(kSeedsCap) : std::to_string(k); };
+  const std::string power = "80% power at " + count(n.for_power);
+  if (n.excludes_now) return "excludes 0; " + power;
+  return count(n.to_exclude) + " would exclude 0; " + power;
+}
+
 double sign_test_p(int k, int n) {
   if (n <= 0) return 1.0;
   const int tail = std::max(k, n - k);  // the more extreme side of the observed split

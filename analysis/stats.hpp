@@ -75,6 +75,20 @@ GapStats gap_stats(std::vector<double> per_seed, double confidence);
 // (t_{(1+c)/2, n−1} + t_{0.8, n−1}) · sd / √n. NaN with fewer than two seeds.
 double min_detectable_effect(const SeedStats& s, double confidence);
 
+// The power line beside a paired gap: at the measured mean and per-seed sd, the fewest paired seeds
+// n whose CI, t_{(1+c)/2, n−1} · sd / √n < |mean|, excludes zero (`to_exclude`), and the fewest that
+// exclude it in 80% of reruns, (t_{(1+c)/2, n−1} + t_{0.8, n−1}) · sd / √n ≤ |mean| (`for_power`).
+// -1 when it cannot be said (fewer than two seeds, no CI: a censored bound, or a zero mean);
+// kSeedsCap + 1 when more than kSeedsCap seeds would be needed.
+struct SeedsNeeded {
+  int to_exclude = -1, for_power = -1;
+  bool excludes_now = false;  // the current CI already excludes zero
+};
+inline constexpr int kSeedsCap = 10000;
+SeedsNeeded seeds_needed(const SeedStats& s, double confidence);
+// "excludes 0; 80% power at 6 seeds" / "9 seeds would exclude 0; 80% power at 16" / "—"
+std::string seeds_needed_text(const SeedsNeeded& n);
+
 // Two-sided exact sign-test p of k of n seeds on one side: min(1, 2·P(X ≥ max(k, n − k))),
 // X ~ Binomial(n, 1/2).
 double sign_test_p(int k, int n);

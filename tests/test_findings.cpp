@@ -31,6 +31,30 @@ TEST(Verdict, CiContainingZeroIsInconclusiveWithTheMinimumDetectableEffect) {
   EXPECT_EQ(decide(SeedStats{}, {}, {}, +1, 0.95).verdict, Verdict::no_data);
 }
 
+TEST(SeedsNeeded, TheFewestSeedsWhoseIntervalExcludesZeroAtTheMeasuredSpread) {
+  SeedStats s;  // mean 0.2, per-seed sd 0.2, measured on 4 seeds: the CI [−0.12, +0.52] holds 0
+  s.n = 4, s.mean = 0.2, s.sd = 0.2, s.has_ci = true, s.ci_low = -0.12, s.ci_high = 0.52;
+  const SeedsNeeded n = seeds_needed(s, 0.95);
+  // t_{0.975,5}/√6 = 1.050 > 1, t_{0.975,6}/√7 = 0.925 < 1: 7 seeds; with t_{0.8}:
+  // (2.306 + 0.889)/3 = 1.065 at 9 seeds, (2.262 + 0.883)/√10 = 0.995 at 10.
+  EXPECT_FALSE(n.excludes_now);
+  EXPECT_EQ(n.to_exclude, 7);
+  EXPECT_EQ(n.for_power, 10);
+  EXPECT_EQ(seeds_needed_text(n), "7 would exclude 0; 80% power at 10");
+  s.mean = -0.2;  // the sign does not matter
+  EXPECT_EQ(seeds_needed(s, 0.95).to_exclude, 7);
+  s.ci_low = 0.01, s.ci_high = 0.4, s.mean = 0.2;
+  EXPECT_EQ(seeds_needed_text(seeds_needed(s, 0.95)), "excludes 0; 80% power at 10");
+  s.mean = 1e-6, s.ci_low = -0.2;  // no effect at this spread: more than the cap
+  EXPECT_EQ(seeds_needed(s, 0.95).to_exclude, kSeedsCap + 1);
+  EXPECT_EQ(seeds_needed_text(seeds_needed(s, 0.95)).rfind("> 10000 would exclude 0", 0), 0u);
+  SeedStats bound = s;  // a censored bound has no CI: nothing to say
+  drop_ci(bound);
+  EXPECT_EQ(seeds_needed(bound, 0.95).to_exclude, -1);
+  EXPECT_EQ(seeds_needed_text(seeds_needed(bound, 0.95)), "—");
+  EXPECT_EQ(seeds_needed(SeedStats{}, 0.95).for_power, -1);
+}
+
 TEST(Verdict, SignTestPIsTheObservedOutcomes) {
   EXPECT_NEAR(sign_test_p(6, 6), 2.0 / 64, 1e-12);
   EXPECT_NEAR(sign_test_p(5, 6), 2.0 * 7 / 64, 1e-12);
