@@ -22,7 +22,7 @@ printf 'model: mini\nrecipe: nvfp4\n' > run.yaml
 "$P/bin/fp4lab" train run.yaml --print-config > config.txt || fail "installed train --print-config"
 grep -q '^  d_model: 96$' config.txt || fail "the installed binary did not expand model: mini"
 "$P/bin/fp4lab" train --help-config | grep -q '^recipe presets:.* nvfp4' || fail "installed --help-config lists no presets"
-"$P/bin/fp4lab" plan "$P/share/fp4lab/ablations/quickstart.yaml" | grep -q '^24 cells$' || fail "installed plan of the quickstart"
+"$P/bin/fp4lab" plan "$P/share/fp4lab/ablations/quickstart.yaml" | grep -q '^30 cells$' || fail "installed plan of the quickstart"
 # The Python module, when built: importable from the prefix, finding the installed presets.
 if grep -q '_fp4lab' "$BUILD/install_manifest.txt" 2>/dev/null; then
   module=$(grep '/fp4lab/__init__.py$' "$BUILD/install_manifest.txt")

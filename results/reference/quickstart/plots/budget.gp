@@ -13,20 +13,19 @@ set grid lc rgb '#dddddd'
 set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $b0 << EOD
-1 1.95879416
+1 1.96618211
 EOD
 $b1 << EOD
-0.8 2.05829835
-1 1.98762201
-1.25 1.95180068
-1.6 1.88532426
+0.8 2.05768243
+1 1.99286037
+1.6 1.88215874
 EOD
 $b2 << EOD
-1 1.94444341
+1 1.94588018
 EOD
-set arrow 1 from graph 0, first 1.94444341 to graph 1, first 1.94444341 nohead dt 2 lc rgb '#555555'
-set arrow 2 from graph 0, first 1.94444341 to graph 1, first 1.94444341 nohead dt 2 lc rgb '#555555'
-set label 3 '+28.9%' at 1.28873623, 1.94444341 point pt 6 ps 2 offset 1,1
+set arrow 1 from graph 0, first 1.94588018 to graph 1, first 1.94588018 nohead dt 2 lc rgb '#555555'
+set arrow 2 from graph 0, first 1.94588018 to graph 1, first 1.94588018 nohead dt 2 lc rgb '#555555'
+set label 3 '+25.5%' at 1.25463144, 1.94588018 point pt 6 ps 2 offset 1,1
 set title "Final validation loss vs token budget\nmean over seeds; dashed: the baseline's final loss at its base budget; circle: matched budget"
 set format x '%.3s%c'
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06

@@ -14,14 +14,13 @@ set key below center horizontal Left reverse noautotitle
 set offsets 0, 0, graph 0.06, graph 0.06
 $tok << EOD
 # x gap_pct lo hi censored label
-0 2.82506092 -2.56953594 8.21965777 0 "budget=1.0, recipe=nvfp4"
-1 -2.11706367 -2.11706367 -2.11706367 1 "budget=0.8, recipe=mxfp4"
-2 14.6513536 14.6513536 14.6513536 1 "budget=1.0, recipe=mxfp4"
-3 23.762483 7.28807978 40.2368862 0 "budget=1.25, recipe=mxfp4"
-4 22.8745596 5.67785919 40.0712601 0 "budget=1.6, recipe=mxfp4"
+0 6.77466518 6.77466518 6.77466518 1 "budget=1.0, recipe=nvfp4"
+1 -4.18860491 -4.18860491 -4.18860491 1 "budget=0.8, recipe=mxfp4"
+2 14.6588603 14.6588603 14.6588603 1 "budget=1.0, recipe=mxfp4"
+3 24.0517867 12.9318768 35.1716967 0 "budget=1.6, recipe=mxfp4"
 EOD
 set title "Extra tokens to reach the target loss (target: baseline_final)\nT_config / T_baseline - 1, mean over seeds; bars: 95% CI"
-set xrange [-0.6:4.6]
+set xrange [-0.6:3.6]
 set xtics rotate by -25 left
 set bmargin 8
 set xzeroaxis lt 1 lc rgb '#555555'
