@@ -65,7 +65,7 @@ TEST_F(CorpusDir, LoadDataRecordsFilesBytesAndTheStreamHash) {
   Fnv64 expect;
   expect.add((a + b).data(), a.size() + b.size());  // one byte per token: FNV-1a of the files concatenated
   EXPECT_EQ(d.hash, expect.hex());
-  EXPECT_EQ(d.bytes, int64_t(a.size() + b.size()));
+  EXPECT_EQ(d.tokens, int64_t(a.size() + b.size()));
   ASSERT_EQ(d.files.size(), 2u);
   EXPECT_EQ(d.files[0], (dir_ / "a.txt").string() + "\t" + std::to_string(a.size()));
   EXPECT_EQ(d.train.size() + d.val.size(), a.size() + b.size());

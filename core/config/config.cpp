@@ -13,6 +13,7 @@
 
 #include "core/io/corpus.hpp"
 #include "core/io/fnv.hpp"
+#include "core/io/tokenizer.hpp"
 #include "core/ops/matmul.hpp"
 #include "core/quant/quant_options.hpp"
 
@@ -217,13 +218,22 @@ FieldTable make_table() {
   t.add_float("optim.decay_fraction", "wsd: fraction of tokens in the final decay",
               [](Config& c) -> double& { return c.optim.decay_fraction; });
   // data
-  t.add_string("data.source", "synthetic, a named corpus (fortunes), or a text file or directory (its text files, sorted; binary files and symlinks skipped)", [](Config& c) -> std::string& { return c.data.source; });
+  t.add_string("data.source",
+               "synthetic, a named corpus (fortunes, prose), or a text file or directory (its text files, sorted; binary "
+               "files and symlinks skipped)",
+               [](Config& c) -> std::string& { return c.data.source; });
   t.add_float("data.val_fraction", "held-out fraction of the token stream", [](Config& c) -> double& { return c.data.val_fraction; });
   t.add_int("data.synthetic_vocab", "symbols of the synthetic Markov chain", [](Config& c) -> int& { return c.data.synthetic_vocab; });
   t.add_i64("data.synthetic_tokens", "length of the synthetic corpus", [](Config& c) -> int64_t& { return c.data.synthetic_tokens; });
   t.add_u64("data.synthetic_seed", "seed of the synthetic corpus", [](Config& c) -> uint64_t& { return c.data.synthetic_seed; });
   t.add_float("data.synthetic_concentration", "peakiness of the synthetic transitions (smaller = lower entropy)",
               [](Config& c) -> double& { return c.data.synthetic_concentration; });
+  t.omit_default = true;
+  t.add_string("data.tokenizer",
+               "bytes (one token per byte, vocabulary 256), bpe:<vocab> (a SentencePiece BPE model trained on the "
+               "corpus's training documents, cached) or the path of a SentencePiece .model file; model.vocab follows it",
+               [](Config& c) -> std::string& { return c.data.tokenizer; });
+  t.omit_default = false;
   // train
   t.add_u64("train.seed", "seed of init, data order and stochastic rounding", [](Config& c) -> uint64_t& { return c.train.seed; });
   t.add_int("train.batch_size", "sequences per step", [](Config& c) -> int& { return c.train.batch_size; });
@@ -240,6 +250,16 @@ FieldTable make_table() {
             "in a fixed tree, so a run under mpirun is bit-identical for any rank count dividing it",
             [](Config& c) -> int& { return c.train.batch_shards; });
   t.omit_default = true;
+  t.add_float("train.tokens_per_param",
+              "when > 0: train.tokens = this many tokens per non-embedding parameter, in whole steps (instead of "
+              "setting train.tokens)",
+              [](Config& c) -> double& { return c.train.tokens_per_param; });
+  t.add_int("train.val_count",
+            "when > 0: validations per run, evenly spaced (instead of train.val_interval_tokens), so they follow the budget",
+            [](Config& c) -> int& { return c.train.val_count; });
+  t.add_int("train.telemetry_count",
+            "when > 0: telemetry steps per run, evenly spaced (instead of train.telemetry_interval)",
+            [](Config& c) -> int& { return c.train.telemetry_count; });
   t.add_bool("train.fidelity",
              "at each telemetry step, replay the step with every GEMM in fp32 and record each GEMM output's gain, "
              "relative error and cosine against it, and the bias/variance split of stochastic rounding (the training "
@@ -444,11 +464,57 @@ Config ConfigBuilder::build() const {
     f->set(c, e.value);
     where[e.path] = {e.value.loc(), order++};
   }
-  validate_config(c, KeyOrigins{[&](const std::string& path) {
-                    auto it = where.find(path);
-                    return it == where.end() ? KeyOrigins::Origin{} : it->second;
-                  }});
+  const KeyOrigins origins{[&](const std::string& path) {
+    auto it = where.find(path);
+    return it == where.end() ? KeyOrigins::Origin{} : it->second;
+  }};
+  resolve_derived(c, origins);
+  validate_config(c, origins);
   return c;
+}
+
+void resolve_derived(Config& c, const KeyOrigins& origins) {
+  auto origin = [&](const std::string& key) { return origins.find ? origins.find(key) : KeyOrigins::Origin{}; };
+  auto fail = [&](const std::string& key, const std::string& msg) {
+    const auto o = origin(key);
+    throw ConfigError(o.order < 0 ? SourceLoc{"<defaults>", 0, 0} : o.loc, key, msg);
+  };
+  // The later of a derived key and the key it sets wins (a grid's budget sets train.tokens last).
+  auto derive = [&](const std::string& from, const std::string& to) { return origin(from).order > origin(to).order; };
+  if (c.data.tokenizer != "bytes" && origin("model.vocab").order < 0) {  // model.vocab follows the tokenizer
+    try {
+      const TokenizerSpec spec = parse_tokenizer(c.data.tokenizer);
+      c.model.vocab = spec.kind == TokenizerSpec::Kind::file ? Tokenizer::from_file(spec.path).vocab() : spec.vocab;
+    } catch (const TokenizerError& e) {
+      fail("data.tokenizer", e.what());
+    }
+  }
+  const int64_t per_step = int64_t(c.train.batch_size) * c.model.seq_len;
+  if (per_step <= 0) return;  // validate_config names the key
+  if (c.train.tokens_per_param < 0) fail("train.tokens_per_param", "must be >= 0 (0: use train.tokens)");
+  if (c.train.tokens_per_param > 0) {
+    if (derive("train.tokens_per_param", "train.tokens")) {
+      const double tokens = c.train.tokens_per_param * double(non_embedding_params(c.model));
+      c.train.tokens = std::max<int64_t>(1, std::llround(tokens / double(per_step))) * per_step;
+    } else {
+      c.train.tokens_per_param = 0;  // a later train.tokens (a budget multiple) replaced it
+    }
+  }
+  const int64_t steps = (c.train.tokens + per_step - 1) / per_step;
+  if (c.train.val_count < 0) fail("train.val_count", "must be >= 0 (0: use train.val_interval_tokens)");
+  if (c.train.val_count > 0) {
+    if (derive("train.val_count", "train.val_interval_tokens"))
+      c.train.val_interval_tokens = std::max<int64_t>(1, steps / c.train.val_count) * per_step;
+    else
+      c.train.val_count = 0;
+  }
+  if (c.train.telemetry_count < 0) fail("train.telemetry_count", "must be >= 0 (0: use train.telemetry_interval)");
+  if (c.train.telemetry_count > 0) {
+    if (derive("train.telemetry_count", "train.telemetry_interval"))
+      c.train.telemetry_interval = int(std::max<int64_t>(1, steps / c.train.telemetry_count));
+    else
+      c.train.telemetry_count = 0;
+  }
 }
 
 int64_t switch_point_tokens(const Config& c) {
@@ -535,8 +601,23 @@ void validate_config(const Config& c, const KeyOrigins& origins) {
     fail("model.n_heads", "n_heads (" + std::to_string(m.n_heads) + ") must divide d_model (" +
                               std::to_string(m.d_model) + ")");
   if ((m.d_model / m.n_heads) % 2 != 0) fail("model.n_heads", "head size d_model/n_heads must be even (RoPE)");
-  if (m.vocab > 256 && c.data.source != "synthetic") fail("model.vocab", "byte-level data needs vocab <= 256");
-  if (m.vocab < 256 && c.data.source != "synthetic") fail("model.vocab", "byte-level data needs vocab 256");
+  if (c.data.tokenizer == "bytes") {
+    if (m.vocab > 256 && c.data.source != "synthetic") fail("model.vocab", "byte-level data needs vocab <= 256");
+    if (m.vocab < 256 && c.data.source != "synthetic") fail("model.vocab", "byte-level data needs vocab 256");
+  } else {
+    TokenizerSpec spec;
+    try {
+      spec = parse_tokenizer(c.data.tokenizer);
+      if (spec.kind == TokenizerSpec::Kind::file) spec.vocab = Tokenizer::from_file(spec.path).vocab();
+    } catch (const TokenizerError& e) {
+      fail("data.tokenizer", e.what());
+    }
+    if (c.data.source == "synthetic")
+      fail("data.tokenizer", "a subword tokenizer reads text, and data.source is synthetic (use bytes, or a corpus)");
+    if (m.vocab != spec.vocab)
+      fail("model.vocab", std::to_string(m.vocab) + " differs from the tokenizer's vocabulary (" + std::to_string(spec.vocab) +
+                              ", data.tokenizer: " + c.data.tokenizer + "); leave model.vocab unset to follow it");
+  }
   if (c.data.source == "synthetic" && c.data.synthetic_vocab > m.vocab)
     fail("data.synthetic_vocab", "larger than model.vocab");
   if (c.data.synthetic_vocab < 2) fail("data.synthetic_vocab", "must be >= 2");

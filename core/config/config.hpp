@@ -34,8 +34,9 @@ struct OptimConfig {
 };
 
 struct DataConfig {
-  std::string source = "synthetic";  // "synthetic", or a text file / directory (byte tokens)
-  double val_fraction = 0.05;        // held-out tail of the token stream
+  std::string source = "synthetic";  // "synthetic", a named corpus, or a text file / directory
+  std::string tokenizer = "bytes";   // bytes | bpe:<vocab> | a SentencePiece .model path (core/io/tokenizer.hpp)
+  double val_fraction = 0.05;        // held out: the stream's tail, or whole documents of a document corpus
   // Synthetic corpus: an order-2 Markov chain over `synthetic_vocab` symbols with an exactly
   // known entropy rate; the corpus is fixed by synthetic_seed (independent of train.seed).
   int synthetic_vocab = 8;
@@ -58,6 +59,11 @@ struct TrainConfig {
                                  // identical runs
   int ranks = 1;                 // MPI ranks a grid cell trains on (fp4lab run / slurm launch it so)
   double diverge_factor = 2.0;   // loss above factor * initial loss (or non-finite) = diverged
+  // Budgets that follow the model and schedules that follow the budget (0 = off), resolved by
+  // ConfigBuilder::build into train.tokens, val_interval_tokens and telemetry_interval.
+  double tokens_per_param = 0;   // train.tokens = whole steps nearest to this x non-embedding params
+  int val_count = 0;             // validations per run
+  int telemetry_count = 0;       // telemetry steps per run
 };
 
 struct Config {
@@ -131,6 +137,12 @@ struct KeyOrigins {
   };
   std::function<Origin(const std::string&)> find;
 };
+
+// Fills what other keys imply (ConfigBuilder::build calls it before validating): model.vocab from
+// a subword data.tokenizer (unless set), train.tokens from train.tokens_per_param, the validation
+// and telemetry intervals from train.val_count and train.telemetry_count. Of a derived key and
+// the key it sets, the one set later wins (the other is reset to 0).
+void resolve_derived(Config& c, const KeyOrigins& origins);
 
 // Cross-field checks (head count divides d_model, block sizes divide dimensions, SR only where
 // defined, ...). Errors name the key and the location that set it.

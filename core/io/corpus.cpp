@@ -2,18 +2,31 @@
 #include "core/io/corpus.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <sstream>
 
 namespace fp4lab {
 namespace fs = std::filesystem;
 
+std::string data_dir() {
+  auto env = [](const char* name) -> std::string {
+    const char* v = std::getenv(name);
+    return v && *v ? v : "";
+  };
+  if (const std::string d = env("FP4LAB_DATA"); !d.empty()) return d;
+  if (const std::string d = env("XDG_DATA_HOME"); !d.empty()) return d + "/fp4lab";
+  return env("HOME") + "/.local/share/fp4lab";
+}
+
 const std::vector<NamedCorpus>& named_corpora() {
   static const std::vector<NamedCorpus> table = {
-      {"fortunes", "/usr/share/games/fortunes", "fortunes"},
+      {"fortunes", "/usr/share/games/fortunes", "apt-get install fortunes"},
+      {"prose", data_dir() + "/corpora/prose", "scripts/setup.sh --corpus"},
   };
   return table;
 }
@@ -28,6 +41,41 @@ std::vector<unsigned char> read_file(const std::string& path) {
   return bytes;
 }
 
+// DIR/corpus.txt cut by DIR/documents.tsv (header, then offset, bytes, package, path per row,
+// tiling the file in order); DIR/sources.tsv optional.
+void read_document_corpus(Corpus& c) {
+  const fs::path dir(c.root);
+  const std::string text_path = (dir / "corpus.txt").string(), index_path = (dir / "documents.tsv").string();
+  std::error_code ec;
+  const auto size = fs::file_size(text_path, ec);
+  if (ec) throw CorpusError(c.root + " has documents.tsv but no readable corpus.txt (rebuild it: scripts/setup.sh --corpus)");
+  c.files.push_back({text_path, static_cast<int64_t>(size)});
+  const auto index = read_file(index_path);
+  std::istringstream in(std::string(index.begin(), index.end()));
+  std::string line;
+  int64_t expect = 0;
+  for (int row = 0; std::getline(in, line); ++row) {
+    if (row == 0) continue;  // header
+    std::istringstream fields(line);
+    CorpusDocument d;
+    std::string package, path;
+    if (!(fields >> d.offset >> d.bytes) || !fields.ignore(1) || !std::getline(fields, package, '\t') ||
+        !std::getline(fields, path) || d.offset != expect || d.bytes <= 0)
+      throw CorpusError(index_path + ":" + std::to_string(row + 1) + ": not an offset/bytes/package/document row that continues the previous one (rebuild the corpus)");
+    d.name = package + "\t" + path;
+    expect = d.offset + d.bytes;
+    c.documents.push_back(std::move(d));
+  }
+  if (c.documents.empty()) throw CorpusError(index_path + " lists no documents");
+  if (expect != static_cast<int64_t>(size))
+    throw CorpusError(index_path + " covers " + std::to_string(expect) + " bytes but corpus.txt has " + std::to_string(size) +
+                      " (rebuild the corpus)");
+  if (fs::exists(dir / "sources.tsv")) {
+    const auto sources = read_file((dir / "sources.tsv").string());
+    c.sources.assign(sources.begin(), sources.end());
+  }
+}
+
 Corpus discover(const std::string& source) {
   Corpus c;
   c.source = source;
@@ -39,12 +87,14 @@ Corpus discover(const std::string& source) {
   std::error_code ec;
   const auto st = fs::status(c.root, ec);
   if (ec || !fs::exists(st)) {
-    if (named) throw CorpusError("corpus '" + source + "' is not installed (" + named->path + " missing; apt-get install " + named->package + ")");
+    if (named) throw CorpusError("corpus '" + source + "' is not installed (" + named->path + " missing; " + named->install + ")");
     std::string names;
     for (const auto& n : named_corpora()) names += (names.empty() ? "" : ", ") + n.name;
     throw CorpusError("no such file or directory: " + source + " (named corpora: " + names + ", or a path)");
   }
-  if (fs::is_regular_file(st)) {
+  if (fs::is_directory(st) && fs::exists(fs::path(c.root) / "documents.tsv")) {
+    read_document_corpus(c);
+  } else if (fs::is_regular_file(st)) {
     c.files.push_back({c.root, static_cast<int64_t>(fs::file_size(c.root))});
   } else if (fs::is_directory(st)) {
     std::vector<fs::path> entries;

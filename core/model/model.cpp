@@ -24,6 +24,12 @@
 #include "core/quant/philox.hpp"
 
 namespace fp4lab {
+
+int64_t non_embedding_params(const ModelConfig& m) {
+  const int64_t d = m.d_model, ff = m.d_ff;
+  return int64_t(m.n_layers) * (4 * d * d + 3 * d * ff);
+}
+
 namespace {
 
 static_assert(int(GemmRole::fprop) == 0 && int(GemmRole::dgrad) == 1 && int(GemmRole::wgrad) == 2);

@@ -27,6 +27,10 @@ struct ModelConfig {
   double init_std = 0.02;  // normal init of every matrix; output projections scaled by 1/sqrt(2 n_layers)
 };
 
+// Non-embedding parameters, as scaling laws count model size: the blocks' linear weights,
+// n_layers · (4 d_model² + 3 d_model d_ff) (norms, embeddings and the LM head left out).
+int64_t non_embedding_params(const ModelConfig& m);
+
 struct ParamInfo {
   std::string name;    // Llama name: embed_tokens, layers.{i}.self_attn.q_proj, ..., norm, lm_head
   int64_t offset = 0;  // into the parameter arena (floats)

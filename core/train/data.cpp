@@ -1,11 +1,25 @@
-// Token streams: synthetic order-2 Markov corpus with exact entropy, or bytes from text files.
+// Token streams: synthetic order-2 Markov corpus with exact entropy, or text tokenized by bytes or
+// a subword model (data.hpp).
 #include "core/train/data.hpp"
 
-#include <algorithm>
-#include <cmath>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
+#include "core/io/atomic_file.hpp"
 #include "core/io/corpus.hpp"
 #include "core/io/fnv.hpp"
+#include "core/io/tokenizer.hpp"
 #include "core/train/random.hpp"
 
 namespace fp4lab {
@@ -70,41 +84,233 @@ static std::vector<int32_t> generate(const MarkovChain2& mc, int64_t n, uint64_t
   return out;
 }
 
+std::string cache_dir() {
+  auto env = [](const char* name) -> std::string {
+    const char* v = std::getenv(name);
+    return v && *v ? v : "";
+  };
+  if (const std::string d = env("FP4LAB_CACHE"); !d.empty()) return d;
+  if (const std::string d = env("XDG_CACHE_HOME"); !d.empty()) return d + "/fp4lab";
+  return env("HOME") + "/.cache/fp4lab";
+}
+
+namespace {
+
+// An exclusive lock on a file, held for the object's life (flock: released if the process dies).
+class FileLock {
+ public:
+  explicit FileLock(const std::string& path) : fd_(::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644)) {
+    if (fd_ < 0 || ::flock(fd_, LOCK_EX) != 0) throw std::runtime_error("cannot lock " + path + ": " + std::strerror(errno));
+  }
+  ~FileLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+std::string read_whole(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) throw std::runtime_error("cannot read " + path);
+  return s;
+}
+
+struct TextSplit {
+  std::string train, val;
+  std::string split = "tail";
+  int64_t val_documents = 0;
+};
+
+// The tail (llround(total · val_fraction) bytes) or, for a document corpus, whole documents in
+// the order of FNV-1a of their names (stable when documents are added) until that many bytes are
+// held out; each part keeps the corpus's order.
+TextSplit split_text(const Corpus& corpus, std::string text, double val_fraction) {
+  TextSplit t;
+  const int64_t total = int64_t(text.size()), held = held_out_tokens(total, val_fraction);
+  if (corpus.documents.empty()) {
+    t.val = text.substr(size_t(total - held));
+    text.resize(size_t(total - held));
+    t.train = std::move(text);
+    return t;
+  }
+  t.split = "documents";
+  const auto& docs = corpus.documents;
+  std::vector<std::pair<uint64_t, size_t>> order;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    Fnv64 f;
+    f.add(docs[i].name.data(), docs[i].name.size());
+    order.push_back({f.h, i});
+  }
+  std::sort(order.begin(), order.end());
+  std::vector<char> is_val(docs.size(), 0);
+  int64_t acc = 0;
+  for (size_t k = 0; k < order.size() && acc < held && k + 1 < order.size(); ++k) {
+    is_val[order[k].second] = 1;
+    acc += docs[order[k].second].bytes;
+    ++t.val_documents;
+  }
+  for (size_t i = 0; i < docs.size(); ++i)
+    (is_val[i] ? t.val : t.train).append(text, size_t(docs[i].offset), size_t(docs[i].bytes));
+  return t;
+}
+
+// What BPE trains on: the whole training text up to kBpeTrainBytes, else evenly spaced 1 MiB
+// stretches of it (cut after newlines) adding up to about that much.
+constexpr int64_t kBpeTrainBytes = int64_t(32) << 20;
+std::string bpe_training_text(const std::string& train) {
+  if (int64_t(train.size()) <= kBpeTrainBytes) return train;
+  const size_t piece = size_t(1) << 20;
+  const size_t stride = size_t(double(train.size()) / double(kBpeTrainBytes) * double(piece));
+  std::string out;
+  for (size_t pos = 0; pos < train.size(); pos += stride) {
+    size_t begin = pos == 0 ? 0 : train.find('\n', pos);
+    if (begin == std::string::npos) break;
+    begin += pos == 0 ? 0 : 1;
+    size_t end = train.find('\n', std::min(train.size(), begin + piece));
+    end = end == std::string::npos ? train.size() : end + 1;
+    out.append(train, begin, end - begin);
+  }
+  return out;
+}
+
+// bytes, a model file, or a BPE model trained on `train` (cached under cache_dir()/tokenizers by
+// a hash of the text it trains on, the vocabulary and the library's version).
+Tokenizer make_tokenizer(const std::string& name, const std::string& train) {
+  const TokenizerSpec spec = parse_tokenizer(name);
+  if (spec.kind == TokenizerSpec::Kind::bytes) return Tokenizer::bytes();
+  if (spec.kind == TokenizerSpec::Kind::file) return Tokenizer::from_file(spec.path);
+  const std::string text = bpe_training_text(train);
+  Fnv64 key;
+  key.add(text.data(), text.size());
+  const std::string recipe = "\n" + name + "\nsentencepiece " + sentencepiece_version() + "\n";
+  key.add(recipe.data(), recipe.size());
+  const std::string dir = cache_dir() + "/tokenizers";
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/bpe" + std::to_string(spec.vocab) + "-" + key.hex() + ".model";
+  FileLock lock(path + ".lock");  // a concurrent run waits here, then reads the model
+  if (!std::filesystem::exists(path)) io::write_file_atomically(path, Tokenizer::train_bpe(text, spec.vocab));
+  return Tokenizer::from_serialized(read_whole(path), name);
+}
+
+// Token ids of a split, cached under cache_dir()/tokens by the texts' and the model's hashes.
+void tokenize(const Tokenizer& tok, const TextSplit& t, TokenData& d) {
+  auto assign = [](std::vector<int32_t>& out, const std::string& text) {
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data());
+    out.assign(b, b + text.size());
+  };
+  if (tok.hash().empty()) {
+    assign(d.train, t.train);
+    assign(d.val, t.val);
+    return;
+  }
+  Fnv64 key;
+  key.add(t.train.data(), t.train.size());
+  key.add("\0", 1);
+  key.add(t.val.data(), t.val.size());
+  key.add(tok.hash().data(), tok.hash().size());
+  const std::string dir = cache_dir() + "/tokens", path = dir + "/" + key.hex() + ".i32";
+  std::filesystem::create_directories(dir);
+  FileLock lock(path + ".lock");
+  if (std::filesystem::exists(path)) {
+    const std::string raw = read_whole(path);
+    int64_t n[2] = {0, 0};
+    if (raw.size() >= sizeof n) std::memcpy(n, raw.data(), sizeof n);
+    if (n[0] >= 0 && n[1] >= 0 && raw.size() == sizeof n + size_t(n[0] + n[1]) * 4) {
+      d.train.resize(size_t(n[0]));
+      d.val.resize(size_t(n[1]));
+      std::memcpy(d.train.data(), raw.data() + sizeof n, d.train.size() * 4);
+      std::memcpy(d.val.data(), raw.data() + sizeof n + d.train.size() * 4, d.val.size() * 4);
+      return;
+    }
+  }
+  d.train = tok.encode(t.train);
+  d.val = tok.encode(t.val);
+  const int64_t n[2] = {int64_t(d.train.size()), int64_t(d.val.size())};
+  std::string raw(sizeof n + (d.train.size() + d.val.size()) * 4, '\0');
+  std::memcpy(raw.data(), n, sizeof n);
+  std::memcpy(raw.data() + sizeof n, d.train.data(), d.train.size() * 4);
+  std::memcpy(raw.data() + sizeof n + d.train.size() * 4, d.val.data(), d.val.size() * 4);
+  io::write_file_atomically(path, raw);
+}
+
+}  // namespace
+
 TokenData load_data(const DataConfig& cfg, int seq_len) {
   TokenData d;
-  std::vector<int32_t> all;
   if (cfg.source == "synthetic") {
     const MarkovChain2 mc = make_markov_chain(cfg.synthetic_vocab, cfg.synthetic_concentration, cfg.synthetic_seed);
-    all = generate(mc, cfg.synthetic_tokens, cfg.synthetic_seed);
+    std::vector<int32_t> all = generate(mc, cfg.synthetic_tokens, cfg.synthetic_seed);
     d.entropy_rate = mc.entropy_rate;
     d.description = "synthetic order-2 Markov chain, " + std::to_string(cfg.synthetic_vocab) + " symbols, " +
                     std::to_string(cfg.synthetic_tokens) + " tokens";
+    d.tokenizer = "";
+    d.tokenizer_vocab = cfg.synthetic_vocab;
+    const int64_t n_train = int64_t(all.size()) - held_out_tokens(int64_t(all.size()), cfg.val_fraction);
+    d.train.assign(all.begin(), all.begin() + n_train);
+    d.val.assign(all.begin() + n_train, all.end());
   } else {
+    const std::string key = "data.tokenizer";
     try {
       const Corpus& corpus = find_corpus(cfg.source);
       const std::vector<unsigned char> bytes = read_corpus(corpus);
-      all.assign(bytes.begin(), bytes.end());
+      const TextSplit text = split_text(corpus, std::string(bytes.begin(), bytes.end()), cfg.val_fraction);
       for (const auto& f : corpus.files) d.files.push_back(f.path + "\t" + std::to_string(f.bytes));
+      d.split = text.split;
+      d.documents = int64_t(corpus.documents.size());
+      d.val_documents = text.val_documents;
+      d.sources = corpus.sources;
+      d.train_text_bytes = int64_t(text.train.size());
+      d.val_text_bytes = int64_t(text.val.size());
+      const Tokenizer tok = make_tokenizer(cfg.tokenizer, text.train);
+      d.tokenizer = tok.name();
+      d.tokenizer_hash = tok.hash();
+      d.tokenizer_vocab = tok.vocab();
+      d.tokenizer_library = tok.hash().empty() ? "" : "sentencepiece " + sentencepiece_version();
+      d.token_bytes = tok.token_bytes();
+      tokenize(tok, text, d);
       d.description = (corpus.root == cfg.source ? cfg.source : cfg.source + ": " + corpus.root) + " (" +
-                      std::to_string(corpus.bytes) + " bytes, " + std::to_string(corpus.files.size()) + " files)";
+                      std::to_string(corpus.bytes) + " bytes, " + std::to_string(corpus.files.size()) + " files" +
+                      (d.documents ? ", " + std::to_string(d.documents) + " documents" : std::string()) + ")";
+      if (!tok.hash().empty()) d.description += "; " + tok.name() + ": " + std::to_string(d.train.size() + d.val.size()) + " tokens";
     } catch (const CorpusError& e) {
       throw ConfigError(SourceLoc{"data.source", 0, 0}, "data.source", e.what());
+    } catch (const TokenizerError& e) {
+      throw ConfigError(SourceLoc{key, 0, 0}, key, e.what());
     }
   }
-  if (const std::string why = data_too_short(int64_t(all.size()), cfg.val_fraction, seq_len, 1, seq_len); !why.empty())
+  d.tokens = int64_t(d.train.size() + d.val.size());
+  if (const std::string why = data_too_short(d.tokens, cfg.val_fraction, seq_len, 1, seq_len); !why.empty())
     throw ConfigError(SourceLoc{"data.source", 0, 0}, "data.source", why);
-  Fnv64 fnv;  // text: one byte per token (= FNV-1a of the files concatenated); synthetic: int32 LE
-  for (int32_t t : all) {
-    const unsigned char le[4] = {static_cast<unsigned char>(t), static_cast<unsigned char>(t >> 8),
-                                 static_cast<unsigned char>(t >> 16), static_cast<unsigned char>(t >> 24)};
-    fnv.add(le, cfg.source == "synthetic" ? 4 : 1);
-  }
+  if (int64_t(d.val.size()) < seq_len + 1 || int64_t(d.train.size()) < seq_len + 1)
+    throw ConfigError(SourceLoc{"data.source", 0, 0}, "data.source",
+                      "the " + d.split + " split leaves " + std::to_string(d.train.size()) + " training and " +
+                          std::to_string(d.val.size()) + " validation tokens; each needs at least seq_len + 1 = " +
+                          std::to_string(seq_len + 1));
+  const int width = (cfg.source != "synthetic" && d.tokenizer == "bytes") ? 1 : 4;
+  Fnv64 fnv;  // bytes: one byte per token (= FNV-1a of the text, train then validation); else int32 LE
+  for (const auto* part : {&d.train, &d.val})
+    for (int32_t t : *part) {
+      const unsigned char le[4] = {static_cast<unsigned char>(t), static_cast<unsigned char>(t >> 8),
+                                   static_cast<unsigned char>(t >> 16), static_cast<unsigned char>(t >> 24)};
+      fnv.add(le, size_t(width));
+    }
   d.hash = fnv.hex();
-  d.bytes = static_cast<int64_t>(all.size());
-  const int64_t n_train = static_cast<int64_t>(all.size()) - held_out_tokens(int64_t(all.size()), cfg.val_fraction);
-  d.train.assign(all.begin(), all.begin() + n_train);
-  d.val.assign(all.begin() + n_train, all.end());
   return d;
+}
+
+double val_bytes_per_token(const TokenData& d, int64_t n_windows, int T) {
+  if (d.token_bytes.empty()) return std::nan("");
+  int64_t bytes = 0, tokens = 0;
+  for (int64_t w = 0; w < n_windows; ++w)
+    for (int64_t i = w * (T + 1) + 1; i < (w + 1) * (T + 1) && i < int64_t(d.val.size()); ++i) {
+      bytes += d.token_bytes[size_t(d.val[size_t(i)])];
+      ++tokens;
+    }
+  return tokens ? double(bytes) / double(tokens) : std::nan("");
 }
 
 void sample_batch(const std::vector<int32_t>& stream, uint64_t seed, int64_t step, int B, int T, int32_t* tokens) {

@@ -20,6 +20,41 @@
 #include "core/io/h5.hpp"
 
 namespace fp4lab {
+
+namespace {
+// RunMeta's data attributes, one row each for the writer, the reader and the pack.
+struct TextAttr {
+  const char* name;
+  std::string RunMeta::*field;
+};
+constexpr TextAttr kDataTexts[] = {{"tokenizer", &RunMeta::tokenizer},
+                                   {"tokenizer_hash", &RunMeta::tokenizer_hash},
+                                   {"tokenizer_library", &RunMeta::tokenizer_library},
+                                   {"data_split", &RunMeta::data_split},
+                                   {"data_sources", &RunMeta::data_sources}};
+struct NumberAttr {
+  const char* name;
+  double RunMeta::*field;
+};
+constexpr NumberAttr kDataNumbers[] = {{"val_bytes_per_token", &RunMeta::val_bytes_per_token},
+                                       {"train_bytes_per_token", &RunMeta::train_bytes_per_token},
+                                       {"data_epochs", &RunMeta::data_epochs}};
+
+void write_data_attrs(h5::File& f, const std::string& obj, const RunMeta& m) {
+  for (const auto& a : kDataTexts) f.set_attr(obj, a.name, m.*a.field);
+  for (const auto& a : kDataNumbers) f.set_attr(obj, a.name, m.*a.field);
+  f.set_attr(obj, "tokenizer_vocab", m.tokenizer_vocab);
+}
+
+void read_data_attrs(const h5::File& f, const std::string& obj, RunMeta& m) {
+  for (const auto& a : kDataTexts)
+    if (f.has_attr(obj, a.name)) m.*a.field = f.attr_string(obj, a.name);
+  for (const auto& a : kDataNumbers)
+    if (f.has_attr(obj, a.name)) m.*a.field = f.attr_double(obj, a.name);
+  if (f.has_attr(obj, "tokenizer_vocab")) m.tokenizer_vocab = f.attr_int(obj, "tokenizer_vocab");
+}
+}  // namespace
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -367,6 +402,7 @@ RunWriter RunWriter::create(const std::string& path, const RunMeta& meta) {
   f.set_attr("/", "flops_per_token", meta.flops_per_token);
   f.set_attr("/", "threads", meta.threads);
   f.set_attr("/", "gemm_peak_gflops", meta.gemm_peak_gflops);
+  write_data_attrs(f, "/", meta);
   for_each_table([&](const auto& t) {
     for_each_column(t, [&](const auto& c) { create_column(f, t.name, c); });
     describe_table(f, t);
@@ -552,6 +588,7 @@ void read_run_attributes(const h5::File& f, const std::string& obj, const std::s
   d.meta.flops_per_token = f.has_attr(obj, "flops_per_token") ? f.attr_double(obj, "flops_per_token") : 0.0;
   d.meta.gemm_peak_gflops = f.has_attr(obj, "gemm_peak_gflops") ? f.attr_double(obj, "gemm_peak_gflops") : 0.0;
   d.meta.threads = f.has_attr(obj, "threads") ? f.attr_int(obj, "threads") : 0;
+  read_data_attrs(f, obj, d.meta);
   try {
     d.status = parse_run_status(attr_string_or(f, obj, "status", "running"));
   } catch (const std::invalid_argument& e) {
@@ -674,6 +711,7 @@ void write_packed_run(h5::File& f, const std::string& group, const RunData& d) {
   f.set_attr(group, "flops_per_token", d.meta.flops_per_token);
   f.set_attr(group, "threads", d.meta.threads);
   f.set_attr(group, "gemm_peak_gflops", d.meta.gemm_peak_gflops);
+  write_data_attrs(f, group, d.meta);
   for_each_table([&](const auto& t) {
     if (t.telemetry) return;
     const auto& recs = d.*t.records;

@@ -8,6 +8,7 @@
 // documented in results/SCHEMA.md.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -90,6 +91,15 @@ struct RunMeta {
   // and the fp32 GEMM rate measured at the start of the latest session with its thread count.
   double flops_per_token = 0, gemm_peak_gflops = 0;
   int64_t threads = 0;
+  // How the text became tokens and what a run reads of it (absent in older files: bytes, tail):
+  // the tokenizer ("bytes", "bpe:4096", a model path; "" for synthetic data), its model's hash,
+  // vocabulary and library; the validation split ("tail" | "documents") and a document corpus's
+  // sources.tsv (package, version, licence); text bytes per token of the validation targets and of
+  // the training stream (loss / ln 2 / bytes per token = bits per byte); and how many times the
+  // budget reads the training stream (train.tokens / training tokens; > 1 repeats data).
+  std::string tokenizer = "bytes", tokenizer_hash, tokenizer_library, data_split = "tail", data_sources;
+  int64_t tokenizer_vocab = 256;
+  double val_bytes_per_token = 1, train_bytes_per_token = 1, data_epochs = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Writes one run file. Records are buffered in memory and appended to the file at most every

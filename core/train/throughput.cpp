@@ -9,11 +9,6 @@
 
 namespace fp4lab {
 
-int64_t non_embedding_params(const ModelConfig& m) {
-  const int64_t d = m.d_model, ff = m.d_ff;
-  return int64_t(m.n_layers) * (4 * d * d + 3 * d * ff);
-}
-
 double model_flops_per_token(const ModelConfig& m) {
   const double linear = double(non_embedding_params(m)) + double(m.d_model) * m.vocab;
   return 6 * linear + 12.0 * m.n_layers * m.seq_len * m.d_model;

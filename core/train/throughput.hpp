@@ -14,10 +14,6 @@ namespace fp4lab {
 // d_model (PaLM's MFU appendix; causal masking not discounted).
 double model_flops_per_token(const ModelConfig& m);
 
-// Non-embedding parameters, as scaling laws count model size: the blocks' linear weights,
-// n_layers · (4 d_model² + 3 d_model d_ff) (norms, embeddings and the LM head left out).
-int64_t non_embedding_params(const ModelConfig& m);
-
 // The best of a few 512 x 512 x 512 fp32 products through core/ops/matmul with the current OpenMP
 // thread count, in GFLOP/s (about 50 ms).
 double measure_gemm_peak_gflops();

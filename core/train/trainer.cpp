@@ -71,9 +71,15 @@ static SentinelRecord sentinel_record(const NonfiniteFinding& f, const Model& mo
   return s;
 }
 
+// Windows of the validation pass: val_tokens / seq_len of them (at least one), as far as they go.
+static int64_t val_window_count(const TokenData& data, const Config& cfg) {
+  const int T = cfg.model.seq_len;
+  return std::min<int64_t>(val_windows(data.val, T), std::max<int64_t>(1, cfg.train.val_tokens / T));
+}
+
 static double validation_loss(Model& model, const TokenData& data, const Config& cfg, int64_t tokens_seen) {
   const int T = cfg.model.seq_len, B = cfg.train.batch_size;
-  const int64_t windows = std::min<int64_t>(val_windows(data.val, T), std::max<int64_t>(1, cfg.train.val_tokens / T));
+  const int64_t windows = val_window_count(data, cfg);
   std::vector<int32_t> batch(static_cast<size_t>(B) * (T + 1));
   double sum = 0;
   int64_t count = 0;
@@ -151,8 +157,19 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
     meta.fingerprint = numerics_fingerprint(cfg.recipe);
     meta.data_source = data.description;
     for (const auto& f : data.files) meta.data_files += f + "\n";
-    meta.data_tokens = data.bytes;
+    meta.data_tokens = data.tokens;
     meta.data_hash = data.hash;
+    meta.tokenizer = data.tokenizer;
+    meta.tokenizer_hash = data.tokenizer_hash;
+    meta.tokenizer_library = data.tokenizer_library;
+    meta.tokenizer_vocab = data.tokenizer_vocab;
+    meta.data_split = data.split;
+    meta.data_sources = data.sources;
+    meta.val_bytes_per_token = val_bytes_per_token(data, val_window_count(data, cfg), cfg.model.seq_len);
+    meta.train_bytes_per_token = data.train.empty() || data.token_bytes.empty()
+                                     ? std::nan("")
+                                     : double(data.train_text_bytes) / double(data.train.size());
+    meta.data_epochs = double(cfg.train.tokens) / double(data.train.size());
     meta.flops_per_token = model_flops_per_token(cfg.model);
     std::filesystem::remove(ckpt_path);
     writer.emplace(RunWriter::create(run_path, meta));
