@@ -47,7 +47,7 @@ wait "$pid" || code=$?
 
 cat "$SRC"/experiments/recipes/*.yaml > text.txt
 "$FP4LAB" eval stopped.ckpt.h5 --text text.txt --batch 4 > eval.txt || fail "eval: $(cat eval.txt)"
-grep -qE '^loss [0-9.]+ nats/byte = [0-9.]+ bits/byte' eval.txt || fail "eval output: $(cat eval.txt)"
+grep -qE '^loss [0-9.]+ nats/token = [0-9.]+ bits/byte' eval.txt || fail "eval output: $(cat eval.txt)"
 
 "$FP4LAB" train run.yaml --threads 1 --out stopped.h5 > resumed.log || fail "resume: $(cat resumed.log)"
 [ ! -f stopped.ckpt.h5 ] || fail "the resume checkpoint outlived the finished run"

@@ -126,8 +126,9 @@ struct TextSplit {
 };
 
 // The tail (llround(total · val_fraction) bytes) or, for a document corpus, whole documents in
-// the order of FNV-1a of their names (stable when documents are added) until that many bytes are
-// held out; each part keeps the corpus's order.
+// the order of FNV-1a of their names (package and file, without a "#N" part number, so the parts
+// of one file fall on one side; stable when documents are added) until that many bytes are held
+// out; each part keeps the corpus's order.
 TextSplit split_text(const Corpus& corpus, std::string text, double val_fraction) {
   TextSplit t;
   const int64_t total = int64_t(text.size()), held = held_out_tokens(total, val_fraction);
@@ -141,14 +142,15 @@ TextSplit split_text(const Corpus& corpus, std::string text, double val_fraction
   const auto& docs = corpus.documents;
   std::vector<std::pair<uint64_t, size_t>> order;
   for (size_t i = 0; i < docs.size(); ++i) {
+    const std::string file = docs[i].name.substr(0, docs[i].name.find('#'));  // parts of a file stay together
     Fnv64 f;
-    f.add(docs[i].name.data(), docs[i].name.size());
+    f.add(file.data(), file.size());
     order.push_back({f.h, i});
   }
   std::sort(order.begin(), order.end());
   std::vector<char> is_val(docs.size(), 0);
   int64_t acc = 0;
-  for (size_t k = 0; k < order.size() && acc < held && k + 1 < order.size(); ++k) {
+  for (size_t k = 0; k + 1 < order.size() && (acc < held || (k > 0 && order[k].first == order[k - 1].first)); ++k) {
     is_val[order[k].second] = 1;
     acc += docs[order[k].second].bytes;
     ++t.val_documents;
@@ -300,6 +302,19 @@ TokenData load_data(const DataConfig& cfg, int seq_len) {
     }
   d.hash = fnv.hex();
   return d;
+}
+
+Tokenizer data_tokenizer(const DataConfig& cfg) {
+  if (cfg.tokenizer == "bytes" || cfg.source == "synthetic") return Tokenizer::bytes();
+  try {
+    const Corpus& corpus = find_corpus(cfg.source);
+    const std::vector<unsigned char> bytes = read_corpus(corpus);
+    return make_tokenizer(cfg.tokenizer, split_text(corpus, std::string(bytes.begin(), bytes.end()), cfg.val_fraction).train);
+  } catch (const CorpusError& e) {
+    throw ConfigError(SourceLoc{"data.source", 0, 0}, "data.source", e.what());
+  } catch (const TokenizerError& e) {
+    throw ConfigError(SourceLoc{"data.tokenizer", 0, 0}, "data.tokenizer", e.what());
+  }
 }
 
 double val_bytes_per_token(const TokenData& d, int64_t n_windows, int T) {

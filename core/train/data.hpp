@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/config/config.hpp"
+#include "core/io/tokenizer.hpp"
 
 namespace fp4lab {
 
@@ -42,6 +43,10 @@ std::string cache_dir();
 // ConfigError naming data.source or data.tokenizer if the source or model is missing or broken,
 // or the data too short (the rule validate_config applies at plan time).
 TokenData load_data(const DataConfig& cfg, int seq_len);
+
+// The tokenizer a config's data runs through (a BPE model is trained on, or read from the cache
+// for, its corpus's training part, as load_data does). Throws ConfigError like load_data.
+Tokenizer data_tokenizer(const DataConfig& cfg);
 
 // Bytes of text per token over the targets of the validation pass: the windows val_batch gives
 // for windows [0, n_windows) of T + 1 tokens, each scoring its last T tokens. 1 for bytes; NaN

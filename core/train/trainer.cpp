@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <sstream>
 
@@ -322,7 +323,7 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
   return result;
 }
 
-double evaluate_checkpoint(const std::string& ckpt, const std::string& text_path, int batch_size) {
+EvalResult evaluate_checkpoint(const std::string& ckpt, const std::string& text_path, int batch_size) {
   const CheckpointState s = read_checkpoint_state(ckpt);
   ConfigBuilder b;
   b.add_tree(parse_yaml_string(s.config_yaml, ckpt + ":config"));
@@ -331,19 +332,27 @@ double evaluate_checkpoint(const std::string& ckpt, const std::string& text_path
   load_checkpoint(ckpt, model, nullptr);
   std::ifstream in(text_path, std::ios::binary);
   if (!in) throw ConfigError(SourceLoc{text_path, 0, 0}, "--text", "cannot open file");
-  std::vector<int32_t> tokens;
-  for (char ch; in.get(ch);) tokens.push_back(static_cast<unsigned char>(ch));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const Tokenizer tok = data_tokenizer(cfg.data);
+  const std::vector<int32_t> tokens = tok.encode(text);
   const int T = cfg.model.seq_len;
   const int64_t windows = val_windows(tokens, T);
-  if (windows == 0) throw ConfigError(SourceLoc{text_path, 0, 0}, "--text", "text shorter than seq_len + 1 bytes");
+  if (windows == 0) throw ConfigError(SourceLoc{text_path, 0, 0}, "--text", "text shorter than seq_len + 1 tokens");
   std::vector<int32_t> batch(static_cast<size_t>(batch_size) * (T + 1));
+  EvalResult r;
   double sum = 0;
+  int64_t bytes = 0;
   for (int64_t w = 0; w < windows; w += batch_size) {
-    const int b = static_cast<int>(std::min<int64_t>(batch_size, windows - w));
-    val_batch(tokens, w, b, T, batch.data());
-    sum += model.forward_loss(batch.data(), b, T, s.tokens) * b;
+    const int n = static_cast<int>(std::min<int64_t>(batch_size, windows - w));
+    val_batch(tokens, w, n, T, batch.data());
+    sum += model.forward_loss(batch.data(), n, T, s.tokens) * n;
+    for (int64_t i = 0; i < int64_t(n) * (T + 1); ++i)
+      if (i % (T + 1) != 0) bytes += tok.token_bytes()[size_t(batch[size_t(i)])];
   }
-  return sum / double(windows);
+  r.loss = sum / double(windows);
+  r.tokens = windows * T;
+  r.bytes_per_token = double(bytes) / double(r.tokens);
+  return r;
 }
 
 }  // namespace fp4lab

@@ -49,7 +49,12 @@ TrainResult train(const Config& cfg, const TrainOptions& options);
 // What a run file says of its run (status, last step, tokens and loss, message); skipped stays false.
 TrainResult train_result_of(const RunData& run);
 
-// Mean loss of a checkpoint's model on the byte tokens of `text_path` (fp4lab eval).
-double evaluate_checkpoint(const std::string& checkpoint_path, const std::string& text_path, int batch_size);
+// Mean loss of a checkpoint's model on `text_path`, tokenized as its run's data was (fp4lab eval),
+// over non-overlapping windows of seq_len + 1 tokens, and the text bytes per scored token.
+struct EvalResult {
+  double loss = 0, bytes_per_token = 1;
+  int64_t tokens = 0;  // scored
+};
+EvalResult evaluate_checkpoint(const std::string& checkpoint_path, const std::string& text_path, int batch_size);
 
 }  // namespace fp4lab

@@ -219,7 +219,7 @@ void write_slurm_script(const Grid& g, const std::string& out_dir, int threads, 
 
 struct GridOptions {
   std::string grid, out, time = "04:00:00", partition;
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, where;
   int jobs = 1, threads = 0, cell = -1;
   bool retry_failed = false;
 };
@@ -250,6 +250,10 @@ void add_grid_commands(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   run->add_option("--out,-o", o->out, "output folder (default: results/<grid name>)");
   run->add_option("--cell", o->cell, "run only this cell (e.g. $SLURM_ARRAY_TASK_ID); under mpirun/srun all ranks train it, data parallel")->check(CLI::NonNegativeNumber);
+  run->add_option("--where", o->where,
+                  "run only the cells whose axis has one of these values: AXIS=V[,V...] (repeatable; all must hold), "
+                  "e.g. --where size=micro,tiny")
+      ->allow_extra_args(false);
   run->add_flag("--retry-failed", o->retry_failed, "rerun failed and diverged cells from scratch");
   add_set_option(run, *o);
   run->callback([o] {
@@ -264,6 +268,11 @@ void add_grid_commands(CLI::App& app) {
     s.threads = o->threads;
     s.only_cell = o->cell;
     s.retry_failed = o->retry_failed;
+    if (!o->where.empty()) {
+      if (o->cell >= 0 || grid::under_mpirun())
+        throw ConfigError(SourceLoc{"--where", 0, 0}, "--where", "selects cells for a local run (not with --cell or under mpirun)");
+      s.cells = grid::select_cells(g, o->where);
+    }
     // Under mpirun (or srun), --cell trains that one cell on all the ranks, data parallel; without
     // --cell the ranks share the grid's cells.
     const int code = !grid::under_mpirun() ? grid::run_grid(g, s)

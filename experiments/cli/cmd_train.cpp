@@ -152,10 +152,11 @@ void eval_command(const EvalArgs& a) {
   if (cfg.model.vocab < 256)
     throw ConfigError(SourceLoc{a.checkpoint, 0, 0}, "model.vocab",
                       "the checkpoint's model has a " + std::to_string(cfg.model.vocab) +
-                          "-symbol vocabulary (synthetic data); eval reads bytes and needs vocab 256");
-  const double loss = evaluate_checkpoint(a.checkpoint, a.text, a.batch);
-  std::cout << "loss " << fixed(loss, 4) << " nats/byte = " << fixed(loss / std::log(2.0), 4) << " bits/byte ("
-            << a.text << ", checkpoint at step " << s.step << ")\n";
+                          "-symbol vocabulary (synthetic data), not one for text");
+  const EvalResult r = evaluate_checkpoint(a.checkpoint, a.text, a.batch);
+  std::cout << "loss " << fixed(r.loss, 4) << " nats/token = " << fixed(r.loss / std::log(2.0) / r.bytes_per_token, 4)
+            << " bits/byte (" << r.tokens << " tokens of " << cfg.data.tokenizer << ", " << fixed(r.bytes_per_token, 3)
+            << " bytes/token; " << a.text << ", checkpoint at step " << s.step << ")\n";
 }
 
 }  // namespace

@@ -674,10 +674,44 @@ int finish_run(const Grid& g, const std::vector<int>& scope, const std::string& 
   return done == static_cast<int>(scope.size()) ? 0 : 1;
 }
 
+std::vector<int> select_cells(const Grid& g, const std::vector<std::string>& where) {
+  auto fail = [](const std::string& msg) -> void { throw ConfigError(SourceLoc{"--where", 0, 0}, "--where", msg); };
+  std::vector<std::pair<int, std::vector<std::string>>> wanted;  // axis, labels
+  for (const auto& w : where) {
+    const size_t eq = w.find('=');
+    if (eq == std::string::npos) fail("'" + w + "': expected AXIS=VALUE[,VALUE...]");
+    const std::string name = w.substr(0, eq);
+    const int a = g.axis_index(name);
+    std::vector<std::string> names;
+    for (const auto& ax : g.axes) names.push_back(ax.name);
+    if (a < 0) fail("'" + name + "' is not an axis of grid " + g.name + " (did you mean '" + closest_word(name, names) + "'?)");
+    std::vector<std::string> labels, known;
+    for (const auto& v : g.axes[size_t(a)].values) known.push_back(v.label);
+    std::stringstream list(w.substr(eq + 1));
+    for (std::string label; std::getline(list, label, ',');) {
+      if (std::find(known.begin(), known.end(), label) == known.end())
+        fail("'" + label + "' is not a value of axis " + name + " (did you mean '" + closest_word(label, known) + "'?)");
+      labels.push_back(label);
+    }
+    wanted.push_back({a, labels});
+  }
+  std::vector<int> out;
+  for (const auto& c : g.cells) {
+    bool keep = true;
+    for (const auto& [a, labels] : wanted) {
+      const std::string& label = g.axes[size_t(a)].values[size_t(c.value[size_t(a)])].label;
+      keep = keep && std::find(labels.begin(), labels.end(), label) != labels.end();
+    }
+    if (keep) out.push_back(c.index);
+  }
+  if (out.empty()) fail("selects no cell of grid " + g.name);
+  return out;
+}
+
 int run_grid(const Grid& g, const RunSettings& s) {
-  std::vector<int> scope;
-  if (s.only_cell >= 0) scope.push_back(s.only_cell);
-  else
+  std::vector<int> scope = s.cells;
+  if (s.only_cell >= 0) scope = {s.only_cell};
+  else if (scope.empty())
     for (const auto& c : g.cells) scope.push_back(c.index);
   check_output_dir(g, s.out_dir);
   write_output_dir(g, s.out_dir);

@@ -17,8 +17,13 @@ struct RunSettings {
   int jobs = 1;              // cells at a time (per MPI rank under mpirun)
   int threads = 0;           // OpenMP threads per cell; 0: cores / jobs
   int only_cell = -1;        // --cell: run exactly this cell
+  std::vector<int> cells;    // --where: run these cells (empty: all)
   bool retry_failed = false;  // rerun failed and diverged cells from scratch
 };
+
+// The cells whose axes have the values `where` names ("AXIS=V[,V...]" each; all must hold), in
+// grid order. Throws ConfigError naming --where for an unknown axis or value, or no cell left.
+std::vector<int> select_cells(const Grid& g, const std::vector<std::string>& where);
 
 // A cell as seen on disk. `interrupted`: a run file still marked running with nobody holding the
 // cell's lock (the next `fp4lab run` resumes it from its checkpoint).
