@@ -409,14 +409,6 @@ Estimate predict_tokens(const Run& run, int a, int b, double n, double d, double
 
 }  // namespace
 
-double JointLaw::loss(int recipe, double params, double tokens) const {
-  if (!fitted || recipe < 0 || size_t(recipe) >= recipes.size()) return kNaN;
-  const JointRecipe& r = recipes[size_t(recipe)];
-  if (!r.fitted) return kNaN;
-  const Law l{e.value, a.value, alpha.value, b.value, beta.value, 0};
-  return law_at(l, params, tokens, r.baseline ? 1 : r.eff_n.value, r.baseline ? 1 : r.eff_d.value);
-}
-
 JointLaw fit_joint_law(std::vector<JointRecipe> recipes, const std::vector<std::pair<int, int>>& pairs,
                        const JointOptions& o) {
   JointLaw law;
@@ -424,6 +416,7 @@ JointLaw fit_joint_law(std::vector<JointRecipe> recipes, const std::vector<std::
   // Finite losses only; the seeds indexed across every recipe (one bootstrap draw serves them all).
   std::map<int64_t, int> seed_index;
   int dropped = 0;
+  for (size_t i = 0; i < recipes.size(); ++i) recipes[i].baseline = i == 0;
   for (JointRecipe& r : recipes) {
     std::vector<JointPoint> kept;
     for (JointPoint& p : r.points) {
@@ -494,7 +487,6 @@ JointLaw fit_joint_law(std::vector<JointRecipe> recipes, const std::vector<std::
   law.rmse = std::sqrt(run.full.law.sse / double(pts.n.size()));
   for (size_t r = 0; r < law.recipes.size(); ++r) {
     JointRecipe& jr = law.recipes[r];
-    jr.baseline = r == 0;
     jr.fitted = run.fitted[r] && std::isfinite(run.full.eff_n[r]);
     if (r > 0) {
       jr.note = run.notes[r];

@@ -84,8 +84,6 @@ struct JointLaw {
   std::vector<JointHoldout> holdout;
   std::string holdout_note;
   std::string note;
-  // The law for recipe r with its multipliers (the baseline's: 1). NaN without a fit.
-  double loss(int recipe, double params, double tokens) const;
 };
 
 // The law from the reports' finished runs: recipes[0] selects with `baseline`, then one recipe per
