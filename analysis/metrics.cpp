@@ -50,15 +50,6 @@ int best_reference(const std::map<std::string, std::string>& vary, const std::ve
   return best;
 }
 
-// Whether every key of `sel` has an equal value in `vary`.
-bool selects(const Selector& sel, const std::map<std::string, std::string>& vary) {
-  for (const auto& [k, v] : sel) {
-    auto it = vary.find(k);
-    if (it == vary.end() || !values_equal(it->second, v)) return false;
-  }
-  return true;
-}
-
 // The run's non-embedding parameter count, from its resolved config (NaN if that does not parse).
 double model_params_of(const RunData& run) {
   if (run.meta.config_yaml.empty()) return kNaN;
@@ -966,6 +957,14 @@ std::string Comparison::token_gap_text() const {
     return std::to_string(token_gap_below) + " of " + std::to_string(t.n) + " seeds below at the smallest budget; upper bound < " + pct(t.mean);
   if (!t.has_ci) return pct(t.mean) + " (1 seed)";
   return pct(t.mean) + " [" + pct(t.ci_low) + ", " + pct(t.ci_high) + "]";
+}
+
+bool selects(const Selector& sel, const std::map<std::string, std::string>& vary) {
+  for (const auto& [k, v] : sel) {
+    auto it = vary.find(k);
+    if (it == vary.end() || !values_equal(it->second, v)) return false;
+  }
+  return true;
 }
 
 int find_comparison(const AnalysisReport& report, const Selector& a, const Selector& b) {

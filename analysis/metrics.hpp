@@ -254,6 +254,9 @@ struct AnalysisReport {
   std::vector<std::string> notes;
 };
 
+// Whether every key of `sel` has an equal value in `vary` (a config group's keys).
+bool selects(const Selector& sel, const std::map<std::string, std::string>& vary);
+
 // Which comparison a selector pair resolved to (-1: none); used by the findings.
 int find_comparison(const AnalysisReport& report, const Selector& a, const Selector& b);
 

@@ -315,6 +315,20 @@ ScalingReport scaling_analysis(const std::vector<AnalysisReport>& reports, const
     if (s.note.size() >= 2) s.note.resize(s.note.size() - 2);
   }
   if (rep.series.empty()) rep.notes.push_back("no comparison with a model size: a grid needs `compare:` pairs (or claims)");
+  Selector baseline;
+  for (const AnalysisReport& r : reports)
+    if (!r.baseline.empty()) {
+      if (!baseline.empty() && r.baseline != baseline)
+        rep.notes.push_back(r.dir + ": its baseline " + config_label(r.baseline) + " differs from " +
+                            config_label(baseline) + ", which the joint law uses");
+      if (baseline.empty()) baseline = r.baseline;
+    }
+  std::vector<std::pair<Selector, Selector>> pairs;
+  for (const auto& s : rep.series) pairs.push_back({s.a, s.b});
+  JointOptions jo;
+  jo.confidence = o.confidence, jo.bootstrap = o.bootstrap, jo.seed = o.seed;
+  jo.at = o.joint_at, jo.at_params = o.at, jo.at_tokens = o.at_tokens;
+  rep.joint = joint_law(reports, baseline, pairs, jo);
   return rep;
 }
 
@@ -382,6 +396,175 @@ void fit_json(Json& j, const char* key, const ScalingFit& f) {
   j.end_object();
 }
 
+std::string sig5(double v) {  // five significant digits
+  if (std::isinf(v)) return v > 0 ? "∞" : "−∞";
+  if (!std::isfinite(v)) return "—";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.5g", v);
+  return buf;
+}
+
+std::string token_gap_pct(double x) {
+  if (std::isinf(x)) return x > 0 ? "unreachable" : "—";
+  return pct(x);
+}
+
+std::string pair_label(const JointLaw& law, int a, int b) {
+  return law.recipes[size_t(a)].label + (b < 0 ? "" : " − " + law.recipes[size_t(b)].label);
+}
+
+int count_distinct(const std::vector<JointPoint>& points, double JointPoint::*m) {
+  std::vector<double> v;
+  for (const auto& p : points) v.push_back(p.*m);
+  std::sort(v.begin(), v.end());
+  return int(std::unique(v.begin(), v.end()) - v.begin());
+}
+
+void joint_markdown(std::ostringstream& md, const JointLaw& law, const ScalingOptions& o) {
+  const std::string conf = fixed(o.confidence * 100, 0, false) + "%";
+  md << "## Joint law L(N, D)\n\n";
+  if (law.recipes.empty()) {
+    md << law.note << ".\n\n";
+    return;
+  }
+  md << "L(N, D) = E + A/N^α + B/D^β (N non-embedding parameters, D training tokens), fitted to the baseline's ("
+     << law.recipes[0].label << ") final "
+     << (law.loss_kind == "train_ema" ? "smoothed train" : "validation")
+     << " losses: one point per config at its (N, D), the mean over its seeds, every point weighted equally; E, A, B "
+        "by least squares (A, B ≥ 0) for each α, β in [0.05, 2], the exponents searched on a grid and refined by "
+        "Nelder–Mead. Each other compared recipe: L = E + A/(N·effN)^α + B/(D·effD)^β with the baseline's constants "
+        "fixed, effN and effD (≤ 2) by least squares. "
+     << conf << " intervals: percentiles over " << o.bootstrap
+     << " bootstrap resamples of the seeds (one draw of seeds serves every recipe, so seeds stay paired), every "
+        "constant and multiplier refitted; prediction intervals of a loss add a resampled residual of each recipe's "
+        "fit. Token gap: D_A/D − 1 with L_A(N, D_A) = L_B(N, D), unreachable when A's loss at unlimited data is "
+        "already above L_B.\n\n";
+  if (!law.note.empty()) md << law.note << ".\n\n";
+  if (!law.fitted) return;
+  md << "| constant | value | " << conf << " interval |\n|---|---|---|\n";
+  const std::pair<const char*, const Estimate*> constants[] = {
+      {"E", &law.e}, {"A", &law.a}, {"α", &law.alpha}, {"B", &law.b}, {"β", &law.beta}};
+  for (const auto& [name, x] : constants)
+    md << "| " << name << " | " << sig5(x->value) << " | "
+       << (std::isnan(x->lo) ? "—" : "[" + sig5(x->lo) + ", " + sig5(x->hi) + "]") << " |\n";
+  md << "\nBaseline: " << law.recipes[0].points.size() << " points, rmse " << sci(law.rmse) << " nats; " << law.seeds
+     << " seeds; " << law.samples << " bootstrap fits (" << law.failed << " resamples left out: too few points).\n\n";
+  md << "| recipe | points | sizes N | budgets D | effN | " << conf << " interval | effD | " << conf
+     << " interval | note |\n|---|---|---|---|---|---|---|---|---|\n";
+  for (const JointRecipe& r : law.recipes) {
+    md << "| " << r.label << (r.baseline ? " (baseline)" : "") << " | " << r.points.size() << " | "
+       << count_distinct(r.points, &JointPoint::params) << " | " << count_distinct(r.points, &JointPoint::tokens) << " | ";
+    auto eff = [&](const Estimate& x, bool identified) {
+      if (r.baseline) return std::string("1 | —");
+      if (!r.fitted) return std::string("— | —");
+      if (!identified) return std::string("not identified (1) | —");
+      return fixed(x.value, 3, false) + " | [" + fixed(x.lo, 3, false) + ", " + fixed(x.hi, 3, false) + "]";
+    };
+    md << eff(r.eff_n, r.eff_n_identified) << " | " << eff(r.eff_d, r.eff_d_identified) << " | " << r.note << " |\n";
+  }
+  if (!law.predictions.empty()) {
+    md << "\n### Predicted gaps\n\n| A − B | N | D | D/N | loss gap L_A − L_B (nats) | " << conf
+       << " prediction interval | token gap D_A/D − 1 | " << conf << " interval | |\n|---|---|---|---|---|---|---|---|---|\n";
+    for (const JointPrediction& p : law.predictions)
+      md << "| " << pair_label(law, p.a, p.b) << " | " << sci(p.params) << " | " << sci(p.tokens) << " | "
+         << fixed(p.tokens / p.params, 1, false) << " | " << fixed(p.loss_gap.value, 4) << " | [" << fixed(p.loss_gap.lo, 4)
+         << ", " << fixed(p.loss_gap.hi, 4) << "] | " << token_gap_pct(p.token_gap.value) << " | ["
+         << token_gap_pct(p.token_gap.lo) << ", " << token_gap_pct(p.token_gap.hi) << "] | "
+         << (p.extrapolated ? "extrapolated beyond the fitted N or D" : "") << (p.extrapolated && !p.note.empty() ? "; " : "")
+         << p.note << " |\n";
+  }
+  md << "\n### Residuals (observed seed mean − law)\n\n| recipe | N | D | D/N | seeds | observed | fitted | residual | "
+        "residual / se |\n|---|---|---|---|---|---|---|---|---|\n";
+  for (const JointRecipe& r : law.recipes)
+    for (const JointPoint& p : r.points)
+      md << "| " << r.label << " | " << sci(p.params) << " | " << sci(p.tokens) << " | " << fixed(p.tokens / p.params, 1, false)
+         << " | " << p.observed.n << " | " << fixed(p.observed.mean, 4, false) << " | " << fixed(p.fitted, 4, false) << " | "
+         << fixed(p.residual, 4) << " | " << fixed(p.residual_se, 2) << " |\n";
+  md << "\n### Leave-one-size-out (refitted without N = " << sci(law.holdout_params) << ")\n\n";
+  if (!law.holdout_note.empty()) md << law.holdout_note << ".\n\n";
+  if (!law.holdout.empty()) {
+    md << "| loss or gap | N | D | observed | predicted | " << conf << " prediction interval | observed inside |\n";
+    md << "|---|---|---|---|---|---|---|\n";
+    for (const JointHoldout& h : law.holdout)
+      md << "| " << pair_label(law, h.a, h.b) << " | " << sci(h.params) << " | " << sci(h.tokens) << " | "
+         << fixed(h.observed, 4, h.b >= 0) << " | " << fixed(h.predicted.value, 4, h.b >= 0) << " | ["
+         << fixed(h.predicted.lo, 4, h.b >= 0) << ", " << fixed(h.predicted.hi, 4, h.b >= 0) << "] | "
+         << (std::isnan(h.predicted.lo) ? "—" : h.inside ? "yes" : "**no**") << " |\n";
+  }
+  md << "\n";
+}
+
+void estimate_json(Json& j, const char* key, const Estimate& x) {
+  j.begin_object(key);
+  j.value("value", x.value).value("ci_low", x.lo).value("ci_high", x.hi);
+  j.end_object();
+}
+
+void joint_json(Json& j, const JointLaw& law) {
+  j.begin_object("joint_law");
+  j.value("fitted", law.fitted).value("loss_kind", law.loss_kind).value("note", law.note);
+  j.value("seeds", law.seeds).value("bootstrap_samples", law.samples).value("bootstrap_failed", law.failed);
+  j.value("rmse", law.rmse);
+  j.begin_object("constants");
+  estimate_json(j, "E", law.e);
+  estimate_json(j, "A", law.a);
+  estimate_json(j, "alpha", law.alpha);
+  estimate_json(j, "B", law.b);
+  estimate_json(j, "beta", law.beta);
+  j.end_object();
+  j.begin_array("recipes");
+  for (const JointRecipe& r : law.recipes) {
+    j.begin_object();
+    j.value("label", r.label).map("selector", r.selector).value("baseline", r.baseline).value("fitted", r.fitted);
+    estimate_json(j, "eff_n", r.eff_n);
+    estimate_json(j, "eff_d", r.eff_d);
+    j.value("eff_n_identified", r.eff_n_identified).value("eff_d_identified", r.eff_d_identified).value("note", r.note);
+    j.begin_array("points");
+    for (const JointPoint& p : r.points) {
+      j.begin_object();
+      j.value("dir", p.dir).value("config", p.config).value("params", p.params).value("tokens", p.tokens);
+      j.begin_array("seeds");
+      for (int64_t x : p.seeds) j.value(nullptr, x);
+      j.end_array();
+      j.begin_array("loss");
+      for (double x : p.loss) j.value(nullptr, x);
+      j.end_array();
+      j.value("mean", p.observed.mean).value("sd", p.observed.sd).value("fitted", p.fitted);
+      j.value("residual", p.residual).value("residual_se", p.residual_se);
+      j.end_object();
+    }
+    j.end_array();
+    j.end_object();
+  }
+  j.end_array();
+  j.begin_array("predictions");
+  for (const JointPrediction& p : law.predictions) {
+    j.begin_object();
+    j.value("a", law.recipes[size_t(p.a)].label).value("b", law.recipes[size_t(p.b)].label);
+    j.value("params", p.params).value("tokens", p.tokens);
+    estimate_json(j, "loss_gap", p.loss_gap);
+    estimate_json(j, "token_gap", p.token_gap);
+    j.value("token_gap_unreachable", std::isinf(p.token_gap.value)).value("extrapolated", p.extrapolated);
+    j.value("note", p.note);
+    j.end_object();
+  }
+  j.end_array();
+  j.begin_object("holdout");
+  j.value("params", law.holdout_params).value("note", law.holdout_note);
+  j.begin_array("rows");
+  for (const JointHoldout& h : law.holdout) {
+    j.begin_object();
+    j.value("a", law.recipes[size_t(h.a)].label).value("b", h.b < 0 ? std::string() : law.recipes[size_t(h.b)].label);
+    j.value("params", h.params).value("tokens", h.tokens).value("observed", h.observed);
+    estimate_json(j, "predicted", h.predicted);
+    j.value("inside", h.inside);
+    j.end_object();
+  }
+  j.end_array();
+  j.end_object();
+  j.end_object();
+}
+
 }  // namespace
 
 std::string scaling_markdown(const ScalingReport& r, const std::vector<std::string>& images, const std::string& base_dir) {
@@ -427,6 +610,7 @@ std::string scaling_markdown(const ScalingReport& r, const std::vector<std::stri
     if (!s.note.empty()) md << "\n" << s.note << "\n";
     md << "\n";
   }
+  joint_markdown(md, r.joint, r.options);
   if (!images.empty()) md << "## Plots\n\n";
   for (const auto& img : images) {
     if (std::filesystem::path(img).extension() != ".png") continue;
@@ -439,7 +623,7 @@ std::string scaling_markdown(const ScalingReport& r, const std::vector<std::stri
 std::string scaling_json(const ScalingReport& r) {
   Json j;
   j.begin_object();
-  j.value("fp4lab_scaling_version", 1);
+  j.value("fp4lab_scaling_version", 2);
   j.begin_array("dirs");
   for (const auto& d : r.dirs) j.value(nullptr, d);
   j.end_array();
@@ -481,6 +665,7 @@ std::string scaling_json(const ScalingReport& r) {
     j.end_object();
   }
   j.end_array();
+  joint_json(j, r.joint);
   j.end_object();
   return j.str();
 }
@@ -515,6 +700,18 @@ std::string scaling_csv(const ScalingReport& r) {
       os << "fit," << field(s.label) << ",,,,,,,,,,,,,,," << f->metric << "," << f->form << "," << num(f->slope) << ","
          << num(f->slope_lo) << "," << num(f->slope_hi) << "," << field(f->trend) << "," << num(f->at) << ","
          << num(f->predicted) << "," << num(f->predicted_lo) << "," << num(f->predicted_hi) << "," << field(f->note)
+         << "\n";
+  }
+  const JointLaw& law = r.joint;
+  auto inf_num = [&](double x) { return std::isinf(x) ? std::string(x > 0 ? "inf" : "-inf") : num(x); };
+  for (const JointPrediction& p : law.predictions) {
+    const std::string label = field(law.recipes[size_t(p.a)].label + " − " + law.recipes[size_t(p.b)].label);
+    for (const Estimate* x : {&p.loss_gap, &p.token_gap})
+      os << "joint," << label << "," << num(p.params) << "," << num(p.tokens) << ",,,,,,,,,,,,,"
+         << (x == &p.loss_gap ? "loss_gap" : "token_gap") << ",joint_law,,,,,," << inf_num(x->value) << ","
+         << inf_num(x->lo) << "," << inf_num(x->hi) << ","
+         << field(std::string(p.extrapolated ? "extrapolated beyond the fitted N or D" : "") +
+                  (p.extrapolated && !p.note.empty() ? "; " : "") + p.note)
          << "\n";
   }
   return os.str();

@@ -2,13 +2,15 @@
 // paired comparisons of grids that vary the model (metrics.hpp), one series per (A, B) selector
 // pair, one point per model size: the final-loss gap and the token gap with CIs over seeds, effN
 // and effD; a fit of each gap against non-embedding parameters N with a bootstrap over seeds; an
-// extrapolation to a size the user names. Definitions are restated in results/SCHEMA.md.
+// extrapolation to a size the user names; beside them the joint law L(N, D) across every run of the
+// compared recipes (joint_law.hpp). Definitions are restated in results/SCHEMA.md.
 // No plotting (plot.hpp) here.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "analysis/joint_law.hpp"
 #include "analysis/metrics.hpp"
 
 namespace fp4lab::analysis {
@@ -18,6 +20,10 @@ struct ScalingOptions {
   int bootstrap = 2000;      // resamples of the seeds (within each size, with replacement)
   uint64_t seed = 0;         // the bootstrap's random stream
   double at = kNaN;          // extrapolate each fit to this many non-embedding parameters
+  // The joint law's predictions: these (N, D), and `at` with D = at_tokens (NaN: the baseline's
+  // largest tokens per parameter times `at`).
+  std::vector<std::pair<double, double>> joint_at = {{8e9, 1e12}, {1.2e10, 1e13}};
+  double at_tokens = kNaN;
 };
 
 // One model size of a series: the comparison A − B of one grid.
@@ -78,6 +84,7 @@ struct ScalingReport {
   std::vector<std::string> dirs;
   ScalingOptions options;
   std::vector<ScalingSeries> series;
+  JointLaw joint;  // over the baseline and every recipe the series compare
   std::vector<std::string> notes;
 };
 

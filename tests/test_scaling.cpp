@@ -1,9 +1,12 @@
 // The scaling analysis (analysis/scaling.hpp): fits recover known exponents within their bootstrap
 // intervals, extrapolations are labelled, effN and effD come out of constructed curves, and
 // degenerate input (one size, censored seeds, a size with one seed) gives a message and no fit.
+// The joint law L(N, D) (analysis/joint_law.hpp) recovers known constants and multipliers from
+// runs generated with them, predicts the analytic token gap, and says why when it cannot fit.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <random>
 
 #include "analysis/findings.hpp"
@@ -230,6 +233,282 @@ TEST(ScalingAnalysis, TrendClaimsParseAndRoundTrip) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("loss_gap_trend"), std::string::npos) << e.what();
   }
+}
+
+// ------------------------------------------------------------------------------- the joint law
+
+// Quartet's BF16 fit (arXiv 2505.14669): L(N, D) = E + A/(N·effN)^α + B/(D·effD)^β.
+struct TrueLaw {
+  double e = 1.341, a = 1.27e5, alpha = 0.579, b = 4.66e5, beta = 0.539;
+  double loss(double n, double d, double eff_n = 1, double eff_d = 1) const {
+    return e + a * std::pow(n * eff_n, -alpha) + b * std::pow(d * eff_d, -beta);
+  }
+  // D_q / D − 1 with L_q(N, D_q) = L_ref(N, D).
+  double token_gap(double n, double d, double eff_n, double eff_d, double ref_n = 1, double ref_d = 1) const {
+    const double rest = loss(n, d, ref_n, ref_d) - e - a * std::pow(n * eff_n, -alpha);
+    return std::pow(b / rest, 1 / beta) / eff_d / d - 1;
+  }
+};
+
+struct JointRecipeSpec {
+  std::string name;
+  double eff_n = 1, eff_d = 1;
+};
+
+// A grid's report: every recipe at every size and tokens-per-parameter ratio, `seeds` seeds each,
+// final validation loss from the law plus a per-seed noise of `noise` nats (shared by the recipes at
+// a point, as a seed's data order is, plus an independent half). Baseline bf16; one comparison per
+// size (at the first ratio) for each `compare` pair.
+AnalysisReport joint_report(const std::vector<JointRecipeSpec>& recipes, const std::vector<double>& sizes,
+                            const std::vector<double>& ratios, int seeds, double noise,
+                            const std::vector<std::pair<std::string, std::string>>& compare, uint64_t stream = 1) {
+  const TrueLaw law;
+  std::mt19937_64 rng(stream);
+  std::normal_distribution<double> z(0.0, 1.0);
+  AnalysisReport r;
+  r.dir = "joint";
+  r.settings.confidence = 0.95;
+  r.baseline = {{"recipe", "bf16"}};
+  std::map<std::pair<std::string, std::string>, int> group_of;  // (recipe, size label) at the first ratio
+  for (size_t k = 0; k < sizes.size(); ++k)
+    for (size_t q = 0; q < ratios.size(); ++q) {
+      std::vector<double> shared;
+      for (int s = 0; s < seeds; ++s) shared.push_back(z(rng));
+      for (const auto& spec : recipes) {
+        GroupResult g;
+        g.index = int(r.groups.size());
+        g.vary = {{"recipe", spec.name}, {"size", "s" + std::to_string(k)}, {"tpp", std::to_string(int(ratios[q]))}};
+        g.label = config_label(g.vary);
+        g.is_baseline = spec.name == "bf16";
+        for (int s = 0; s < seeds; ++s) {
+          CellResult c;
+          c.index = int(r.cells.size());
+          c.seed = s;
+          c.group = g.index;
+          c.included = true;
+          c.state = "done";
+          c.model_params = sizes[k];
+          c.tokens = ratios[q] * sizes[k];
+          c.final_val_loss = law.loss(c.model_params, c.tokens, spec.eff_n, spec.eff_d) +
+                             noise * (shared[size_t(s)] + 0.5 * z(rng));
+          c.final_train_ema = c.final_val_loss;
+          g.cells.push_back(c.index);
+          r.cells.push_back(c);
+        }
+        if (q == 0) group_of[{spec.name, "s" + std::to_string(k)}] = g.index;
+        r.groups.push_back(g);
+      }
+    }
+  for (const auto& [a, b] : compare)
+    for (size_t k = 0; k < sizes.size(); ++k) {
+      Comparison c;
+      c.a_selector = {{"recipe", a}}, c.b_selector = {{"recipe", b}};
+      c.group_a = group_of.at({a, "s" + std::to_string(k)}), c.group_b = group_of.at({b, "s" + std::to_string(k)});
+      c.a = r.groups[size_t(c.group_a)].label, c.b = r.groups[size_t(c.group_b)].label;
+      c.final_gap_kind = "val";
+      for (int s = 0; s < seeds; ++s) {
+        c.seeds.push_back(s);
+        c.final_gap.per_seed.push_back(r.cells[size_t(r.groups[size_t(c.group_a)].cells[size_t(s)])].final_val_loss -
+                                       r.cells[size_t(r.groups[size_t(c.group_b)].cells[size_t(s)])].final_val_loss);
+      }
+      c.final_gap.stats = seed_stats(c.final_gap.per_seed);
+      r.comparisons.push_back(c);
+    }
+  return r;
+}
+
+const std::vector<double> kJointSizes = {2e4, 6e4, 2e5, 6e5, 2e6};
+const std::vector<double> kRatios = {2, 8, 32, 128};
+const std::vector<JointRecipeSpec> kJointRecipes = {{"bf16"}, {"mxfp4", 0.8, 0.9}, {"nvfp4", 0.9, 0.95}};
+const std::vector<std::pair<std::string, std::string>> kJointPairs = {{"mxfp4", "nvfp4"}, {"nvfp4", "bf16"}};
+
+ScalingOptions joint_options() {
+  ScalingOptions o;
+  o.bootstrap = 100;
+  o.at = 1e7;
+  return o;
+}
+
+int recipe_index(const JointLaw& law, const std::string& label) {
+  for (size_t i = 0; i < law.recipes.size(); ++i)
+    if (law.recipes[i].label == label) return int(i);
+  return -1;
+}
+
+TEST(ScalingJointLaw, ExactRunsGiveTheConstantsAndTheAnalyticTokenGap) {
+  const TrueLaw t;
+  const ScalingReport s = scaling_analysis({joint_report(kJointRecipes, kJointSizes, kRatios, 3, 0.0, kJointPairs)},
+                                           joint_options());
+  const JointLaw& law = s.joint;
+  ASSERT_TRUE(law.fitted) << law.note;
+  EXPECT_EQ(law.loss_kind, "val");
+  EXPECT_NEAR(law.e.value, t.e, 1e-6 * t.e);
+  EXPECT_NEAR(law.a.value, t.a, 1e-6 * t.a);
+  EXPECT_NEAR(law.alpha.value, t.alpha, 1e-6 * t.alpha);
+  EXPECT_NEAR(law.b.value, t.b, 1e-6 * t.b);
+  EXPECT_NEAR(law.beta.value, t.beta, 1e-6 * t.beta);
+  ASSERT_EQ(law.recipes.size(), 3u);
+  EXPECT_EQ(law.recipes[0].label, "recipe=bf16");
+  const int mx = recipe_index(law, "recipe=mxfp4"), nv = recipe_index(law, "recipe=nvfp4");
+  ASSERT_GT(mx, 0);
+  ASSERT_GT(nv, 0);
+  EXPECT_NEAR(law.recipes[size_t(mx)].eff_n.value, 0.8, 1e-6);
+  EXPECT_NEAR(law.recipes[size_t(mx)].eff_d.value, 0.9, 1e-6);
+  EXPECT_NEAR(law.recipes[size_t(nv)].eff_n.value, 0.9, 1e-6);
+  EXPECT_NEAR(law.recipes[size_t(nv)].eff_d.value, 0.95, 1e-6);
+  for (const auto& r : law.recipes)
+    for (const auto& p : r.points) EXPECT_NEAR(p.residual, 0, 1e-6 * p.observed.mean) << r.label << " " << p.params;
+  // Predictions at the defaults and at --at (1e7 at the largest ratio, 128): the analytic gaps.
+  ASSERT_EQ(law.predictions.size(), 2u * 3u);
+  const JointPrediction& last = law.predictions[2];
+  EXPECT_EQ(last.params, 1e7);
+  EXPECT_NEAR(last.tokens, 1.28e9, 1);
+  for (const JointPrediction& p : law.predictions) {
+    const bool pair_mx = p.a == mx;
+    const double en = pair_mx ? 0.8 : 0.9, ed = pair_mx ? 0.9 : 0.95, rn = pair_mx ? 0.9 : 1, rd = pair_mx ? 0.95 : 1;
+    const double gap = t.loss(p.params, p.tokens, en, ed) - t.loss(p.params, p.tokens, rn, rd);
+    EXPECT_NEAR(p.loss_gap.value, gap, 1e-6 * std::abs(gap) + 1e-9);
+    const double tg = t.token_gap(p.params, p.tokens, en, ed, rn, rd);
+    EXPECT_NEAR(p.token_gap.value, tg, 1e-5 * (1 + std::abs(tg))) << p.params << " " << p.tokens;
+    EXPECT_TRUE(p.extrapolated);
+  }
+  // The law without the largest size predicts it exactly.
+  EXPECT_EQ(law.holdout_params, 2e6);
+  ASSERT_EQ(law.holdout.size(), 3u * 4u + 2u * 4u);
+  for (const JointHoldout& h : law.holdout) EXPECT_NEAR(h.predicted.value, h.observed, 1e-5 * std::abs(h.observed) + 1e-7);
+}
+
+// Percentile intervals over a few seeds run narrow (in 30 noise streams at 10 seeds each constant's
+// 95% interval held the truth 24 to 29 times), so one fixed stream.
+TEST(ScalingJointLaw, NoisyRunsRecoverEachConstantWithinItsInterval) {
+  const TrueLaw t;
+  const ScalingReport s = scaling_analysis(
+      {joint_report(kJointRecipes, kJointSizes, kRatios, 10, 0.01, kJointPairs, 1)}, joint_options());
+  const JointLaw& law = s.joint;
+  ASSERT_TRUE(law.fitted) << law.note;
+  EXPECT_EQ(law.samples + law.failed, 100);
+  auto inside = [](const Estimate& x, double truth) {
+    EXPECT_LE(x.lo, truth);
+    EXPECT_GE(x.hi, truth);
+    EXPECT_LE(x.lo, x.value);
+    EXPECT_GE(x.hi, x.value);
+  };
+  inside(law.e, t.e);
+  inside(law.a, t.a);
+  inside(law.alpha, t.alpha);
+  inside(law.b, t.b);
+  inside(law.beta, t.beta);
+  const JointRecipe& mx = law.recipes[size_t(recipe_index(law, "recipe=mxfp4"))];
+  EXPECT_TRUE(mx.eff_n_identified && mx.eff_d_identified);
+  inside(mx.eff_n, 0.8);
+  inside(mx.eff_d, 0.9);
+  // The token gap of MXFP4 − NVFP4 at 8e9 / 1e12 lies in its interval around the analytic value.
+  const JointPrediction& p = law.predictions[0];
+  EXPECT_EQ(p.params, 8e9);
+  inside(p.token_gap, t.token_gap(8e9, 1e12, 0.8, 0.9, 0.9, 0.95));
+  // Residuals in units of their seed standard errors, and each serialization carries the section.
+  for (const auto& r : law.recipes)
+    for (const auto& q : r.points) EXPECT_TRUE(std::isfinite(q.residual_se));
+  EXPECT_FALSE(law.holdout.empty());
+  const std::string md = scaling_markdown(s);
+  EXPECT_NE(md.find("## Joint law L(N, D)"), std::string::npos);
+  EXPECT_NE(md.find("Leave-one-size-out"), std::string::npos);
+  EXPECT_NE(scaling_json(s).find("\"joint_law\""), std::string::npos);
+  EXPECT_NE(scaling_csv(s).find("joint,recipe=mxfp4 − recipe=nvfp4,8000000000,1000000000000,"), std::string::npos);
+  EXPECT_NE(joint_law_summary(law).find("α = 0.5"), std::string::npos) << joint_law_summary(law);
+}
+
+TEST(ScalingJointLaw, DegenerateGridsGiveANoteAndNoFit) {
+  const ScalingOptions o = joint_options();
+  // One size.
+  JointLaw law = scaling_analysis({joint_report(kJointRecipes, {2e5}, kRatios, 3, 0.01, kJointPairs)}, o).joint;
+  EXPECT_FALSE(law.fitted);
+  EXPECT_NE(law.note.find("one model size"), std::string::npos) << law.note;
+  // One ratio D/N = 2 (the committed ladder): D's exponent is not identified.
+  const ScalingReport one_ratio = scaling_analysis({joint_report(kJointRecipes, kJointSizes, {2}, 3, 0.01, kJointPairs)}, o);
+  EXPECT_FALSE(one_ratio.joint.fitted);
+  EXPECT_NE(one_ratio.joint.note.find("β is not identified"), std::string::npos) << one_ratio.joint.note;
+  EXPECT_NE(scaling_markdown(one_ratio).find("no joint fit"), std::string::npos);
+  EXPECT_NE(scaling_json(one_ratio).find("\"fitted\": false"), std::string::npos);
+  // One token budget across the sizes.
+  AnalysisReport fixed_d = joint_report(kJointRecipes, kJointSizes, {8}, 3, 0.01, kJointPairs);
+  for (auto& c : fixed_d.cells) c.tokens = 1e6;
+  law = scaling_analysis({fixed_d}, o).joint;
+  EXPECT_FALSE(law.fitted);
+  EXPECT_NE(law.note.find("one token budget"), std::string::npos) << law.note;
+  // Too few points for five parameters.
+  law = scaling_analysis({joint_report(kJointRecipes, {2e4, 2e6}, {2, 128}, 3, 0.01, kJointPairs)}, o).joint;
+  EXPECT_FALSE(law.fitted);
+  EXPECT_NE(law.note.find("at least 6"), std::string::npos) << law.note;
+  // No baseline named.
+  AnalysisReport no_base = joint_report(kJointRecipes, kJointSizes, kRatios, 2, 0.01, kJointPairs);
+  no_base.baseline.clear();
+  EXPECT_NE(scaling_analysis({no_base}, o).joint.note.find("no baseline"), std::string::npos);
+}
+
+TEST(ScalingJointLaw, OneSeedNaNLossesAndARecipeAtOnePoint) {
+  const ScalingOptions o = joint_options();
+  // A single seed: the fit, without intervals.
+  JointLaw law = scaling_analysis({joint_report(kJointRecipes, kJointSizes, kRatios, 1, 0.0, kJointPairs)}, o).joint;
+  ASSERT_TRUE(law.fitted) << law.note;
+  EXPECT_NE(law.note.find("one seed"), std::string::npos) << law.note;
+  EXPECT_TRUE(std::isnan(law.alpha.lo));
+  EXPECT_EQ(law.samples, 0);
+  EXPECT_NEAR(law.alpha.value, 0.579, 1e-6);
+  // A run without a validation loss: every point falls back to the smoothed train loss.
+  AnalysisReport nan_runs = joint_report(kJointRecipes, kJointSizes, kRatios, 3, 0.0, kJointPairs);
+  nan_runs.cells[0].final_val_loss = kNaN;
+  law = scaling_analysis({nan_runs}, o).joint;
+  EXPECT_EQ(law.loss_kind, "train_ema");
+  EXPECT_NE(law.note.find("smoothed final train loss"), std::string::npos) << law.note;
+  // Runs without either loss are left out and counted.
+  for (int i : {0, 7}) nan_runs.cells[size_t(i)].final_val_loss = nan_runs.cells[size_t(i)].final_train_ema = kNaN;
+  law = scaling_analysis({nan_runs}, o).joint;
+  ASSERT_TRUE(law.fitted) << law.note;
+  EXPECT_NE(law.note.find("2 runs without a final loss"), std::string::npos) << law.note;
+  EXPECT_NEAR(law.beta.value, 0.539, 1e-6);
+  // A recipe that ran at one (N, D) only: a note, no multipliers, no prediction for its pairs.
+  AnalysisReport lone = joint_report(kJointRecipes, kJointSizes, kRatios, 3, 0.01, kJointPairs);
+  std::vector<GroupResult> groups;
+  for (const GroupResult& g : lone.groups)
+    if (g.vary.at("recipe") != "mxfp4" || (g.vary.at("size") == "s0" && g.vary.at("tpp") == "2")) groups.push_back(g);
+  lone.groups = groups;
+  for (size_t i = 0; i < lone.groups.size(); ++i) lone.groups[i].index = int(i);
+  lone.comparisons.clear();
+  law = scaling_analysis({lone}, o).joint;  // no comparisons: the law on the baseline alone
+  EXPECT_TRUE(law.fitted);
+  EXPECT_EQ(law.recipes.size(), 1u);
+  JointOptions jo;
+  jo.bootstrap = 50;
+  jo.at = {{8e9, 1e12}};
+  law = joint_law({lone}, {{"recipe", "bf16"}}, {{{{"recipe", "mxfp4"}}, {{"recipe", "nvfp4"}}}}, jo);
+  ASSERT_TRUE(law.fitted) << law.note;
+  const JointRecipe& mx = law.recipes[size_t(recipe_index(law, "recipe=mxfp4"))];
+  EXPECT_FALSE(mx.fitted);
+  EXPECT_NE(mx.note.find("one (N, D) point"), std::string::npos) << mx.note;
+  ASSERT_EQ(law.predictions.size(), 1u);
+  EXPECT_TRUE(std::isnan(law.predictions[0].loss_gap.value));
+  EXPECT_NE(law.predictions[0].note.find("no fit"), std::string::npos);
+  EXPECT_NE(scaling_markdown(scaling_analysis({lone}, o)).find("Joint law"), std::string::npos);
+}
+
+TEST(ScalingJointLaw, ARecipeAtOneSizeHasNoEffN) {
+  // MXFP4 only at the middle size, over every ratio: effD fitted, effN held at 1 and said so.
+  AnalysisReport r = joint_report(kJointRecipes, kJointSizes, kRatios, 3, 0.0, kJointPairs);
+  std::vector<GroupResult> groups;
+  for (const GroupResult& g : r.groups)
+    if (g.vary.at("recipe") != "mxfp4" || g.vary.at("size") == "s2") groups.push_back(g);
+  r.groups = groups;
+  JointOptions jo;
+  jo.bootstrap = 50;
+  const JointLaw law = joint_law({r}, r.baseline, {{{{"recipe", "mxfp4"}}, {{"recipe", "bf16"}}}}, jo);
+  ASSERT_TRUE(law.fitted) << law.note;
+  const JointRecipe& mx = law.recipes[1];
+  EXPECT_TRUE(mx.fitted);
+  EXPECT_FALSE(mx.eff_n_identified);
+  EXPECT_TRUE(mx.eff_d_identified);
+  EXPECT_EQ(mx.eff_n.value, 1);
+  EXPECT_NE(mx.note.find("effN is not identified"), std::string::npos) << mx.note;
 }
 
 }  // namespace

@@ -130,11 +130,21 @@ void add_analysis_commands(CLI::App& app) {
     auto opt = std::make_shared<analysis::ScalingOptions>();
     auto no_plots = std::make_shared<bool>(false);
     CLI::App* cmd = app.add_subcommand(
-        "scaling", "How each compared gap moves with model size: per-size gaps, effN/effD, fits, extrapolation");
+        "scaling",
+        "How each compared gap moves with model size: per-size gaps, effN/effD, fits, extrapolation; the joint law "
+        "L(N, D) = E + A/N^α + B/D^β on the baseline with effN/effD per recipe");
     cmd->add_option("DIR", *dirs, "grid outputs whose comparisons span model sizes (one grid with a model axis, or one per size)")
         ->required();
-    cmd->add_option("--at", opt->at, "extrapolate each fit to this many non-embedding parameters, e.g. 8e9")
-        ->check(CLI::PositiveNumber);
+    auto* at = cmd->add_option("--at", opt->at,
+                               "extrapolate each fit to this many non-embedding parameters, e.g. 8e9; the joint law "
+                               "L(N, D) also predicts each pair's gaps there (besides N = 8e9 at D = 1e12 tokens and "
+                               "N = 1.2e10 at D = 1e13)")
+                   ->check(CLI::PositiveNumber);
+    cmd->add_option("--at-tokens", opt->at_tokens,
+                    "training tokens D for the joint law's prediction at --at (default: --at times the baseline's "
+                    "largest tokens per parameter)")
+        ->check(CLI::PositiveNumber)
+        ->needs(at);
     cmd->add_option("--bootstrap", opt->bootstrap, "bootstrap resamples of the seeds (default 2000)")
         ->check(CLI::Range(100, 1000000));
     cmd->add_option("--set", *sets, "analysis setting override for every grid, as for analyze");
@@ -146,7 +156,7 @@ void add_analysis_commands(CLI::App& app) {
       opt->confidence = reports.front().settings.confidence;
       const analysis::ScalingReport rep = analysis::scaling_analysis(reports, *opt);
       if (out->empty()) {
-        std::cout << analysis::scaling_markdown(rep);
+        std::cout << analysis::scaling_markdown(rep) << analysis::joint_law_summary(rep.joint) << "\n";
         return;
       }
       std::vector<std::string> images;
@@ -160,7 +170,7 @@ void add_analysis_commands(CLI::App& app) {
       io::write_file_atomically(*out + "/scaling.csv", analysis::scaling_csv(rep));
       io::write_file_atomically(*out + "/scaling.json", analysis::scaling_json(rep));
       std::cout << md << "\nwritten: " << *out << "/scaling.md, scaling.csv, scaling.json (" << images.size()
-                << " images)\n";
+                << " images)\n" << analysis::joint_law_summary(rep.joint) << "\n";
     });
   }
 }
