@@ -117,6 +117,10 @@ CellResult read_cell(const CellRun& cr, const ResolvedSettings& set, Curves& cur
   c.entropy_rate = run.meta.entropy_rate;
   c.coverage = run.meta.coverage;
   c.model_params = model_params_of(run);
+  c.tokenizer = run.meta.tokenizer;
+  c.data_epochs = run.meta.data_epochs;
+  const double bpt = c.final_loss_kind == "val" ? run.meta.val_bytes_per_token : run.meta.train_bytes_per_token;
+  if (!c.tokenizer.empty() && bpt > 0) c.final_bpb = c.final_loss / std::log(2.0) / bpt;
   if (c.entropy_rate >= 0) c.entropy_gap = c.final_loss - c.entropy_rate;
   set_throughput(c, run);
   c.included = (run.status == RunStatus::done || run.status == RunStatus::running) && !curves.steps.empty() &&
@@ -229,7 +233,7 @@ void cell_gaps(AnalysisReport& rep, int i, const std::vector<Curves>& curves) {
 void summarize_group(const AnalysisReport& rep, GroupResult& g) {
   const ResolvedSettings& set = rep.settings;
   const double conf = set.confidence;
-  std::vector<double> conv, conv_rel, conv_sd, fin, fin_rel, fin_loss, tok, target, ent, reached;
+  std::vector<double> conv, conv_rel, conv_sd, fin, fin_rel, fin_loss, fin_bpb, tok, target, ent, reached;
   std::vector<double> secs, tps, tflops, mfu;
   std::map<std::string, int> excluded;
   g.n_cells = static_cast<int>(g.cells.size());
@@ -243,6 +247,7 @@ void summarize_group(const AnalysisReport& rep, GroupResult& g) {
     }
     ++g.n_included;
     fin_loss.push_back(c.final_loss);
+    fin_bpb.push_back(c.final_bpb);
     target.push_back(c.target);
     ent.push_back(c.entropy_gap);
     secs.push_back(c.step_seconds), tps.push_back(c.tokens_per_second), tflops.push_back(c.model_tflops), mfu.push_back(c.mfu);
@@ -279,6 +284,7 @@ void summarize_group(const AnalysisReport& rep, GroupResult& g) {
   g.final_gap = seed_stats(fin, conf);
   g.final_rel_pct = seed_stats(fin_rel, conf);
   g.final_loss = seed_stats(fin_loss, conf);
+  g.final_bpb = seed_stats(fin_bpb, conf);
   g.target = seed_stats(target, conf);
   g.tokens_to_target = seed_stats(reached, conf);
   g.entropy_gap = seed_stats(ent, conf);
@@ -934,7 +940,22 @@ AnalysisReport analyze(const GridRuns& runs, const AnalysisSettings& overrides) 
   comparison_analysis(rep, runs.manifest.settings, overrides, curves);
   // 9. Attribution ladders.
   ladder_analysis(rep, runs.manifest.settings, overrides, curves);
-  // 10. Notes.
+  // 10. Units and data repetition; notes.
+  std::set<std::string> tokenizers;
+  for (const auto& c : rep.cells)
+    if (c.state != "pending" && c.state != "unreadable") {
+      tokenizers.insert(c.tokenizer);
+      if (c.data_epochs > 0 && !(c.data_epochs <= rep.max_epochs)) rep.max_epochs = c.data_epochs;
+    }
+  if (tokenizers.size() == 1)
+    rep.units = tokenizers.begin()->empty() ? "nats per token (synthetic data)" : "nats per token of " + *tokenizers.begin();
+  else if (tokenizers.size() > 1)
+    rep.notes.push_back("cells use different tokenizers: compare their losses in bits per byte, not nats per token");
+  if (rep.max_epochs > 1) {
+    char times[32];
+    std::snprintf(times, sizeof times, "%.2f", rep.max_epochs);
+    rep.notes.push_back(std::string("data repeats: a run reads its training stream up to ") + times + " times");
+  }
   finish_notes(rep);
   return rep;
 }

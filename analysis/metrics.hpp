@@ -53,6 +53,11 @@ struct CellResult {
   std::string final_gap_kind;  // "val" | "train_ema": both runs' final losses of this kind
   std::string coverage;        // the run file's coverage line (which layers ran quantized, in what)
   double model_params = kNaN;  // non-embedding parameters (the blocks' linear weights), from the run's config
+  // Units and data (the run file's): the tokenizer ("bytes", "bpe:2048", a path; "" synthetic), the
+  // final loss in bits per byte (final_loss / ln 2 / text bytes per token of its kind; NaN for
+  // synthetic data), and how many times the budget reads the training stream (> 1 repeats data).
+  std::string tokenizer;
+  double final_bpb = kNaN, data_epochs = kNaN;
   // Throughput: the median step time over the steps after the first (warm-up), and what follows
   // from it; MFU = model TFLOP/s / the run's measured fp32 GEMM peak (NaN when the file predates it).
   double step_seconds = kNaN, tokens_per_second = kNaN, model_tflops = kNaN, gemm_peak_gflops = kNaN, mfu = kNaN;
@@ -94,7 +99,7 @@ struct GroupResult {
   int reference = -1;  // index into groups of the baseline group compared with
   int n_cells = 0, n_included = 0;
   SeedStats converged_gap, converged_rel_pct, converged_step_sd;
-  SeedStats final_gap, final_rel_pct, final_loss;
+  SeedStats final_gap, final_rel_pct, final_loss, final_bpb;
   SeedStats token_gap;  // over seeds; with censoring, a lower bound and no CI
   bool token_gap_censored = false;
   int n_censored = 0;
@@ -252,6 +257,10 @@ struct AnalysisReport {
   std::vector<Claim> claims;            // the grid's claims (analysis.claims), for the findings
   std::vector<LadderResult> ladders;    // the grid's ladder, per context
   std::vector<std::string> notes;
+  // The loss units across the cells: "nats per token of bpe:2048" ("" when cells disagree or no
+  // run is readable), and the most any cell reads its training stream (> 1: data repeats).
+  std::string units;
+  double max_epochs = kNaN;
 };
 
 // Whether every key of `sel` has an equal value in `vary` (a config group's keys).

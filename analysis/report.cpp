@@ -180,6 +180,7 @@ void fields(const AnalysisReport& r, const GroupResult& g, V& v) {
   v("window_tokens_lo", g.window_tokens_lo, "window_tokens_lo");
   v("window_tokens_hi", g.window_tokens_hi, "window_tokens_hi");
   v("final_loss", g.final_loss, "final_loss");
+  v("final_bpb", g.final_bpb, "final_bpb");
   v("final_gap", g.final_gap, "final_gap", kCi);
   v("final_rel_pct", g.final_rel_pct, "final_rel_pct");
   v("target", g.target, "target");
@@ -240,6 +241,9 @@ void fields(const AnalysisReport& r, const CellResult& c, V& v) {
   v("final_val_loss", c.final_val_loss);
   v("final_loss", c.final_loss, "final_loss");
   v("final_loss_kind", c.final_loss_kind, "final_loss_kind");
+  v("final_bpb", c.final_bpb, "final_bpb");
+  v("tokenizer", c.tokenizer);
+  v("data_epochs", c.data_epochs);
   v("entropy_rate", c.entropy_rate >= 0 ? c.entropy_rate : kNaN);
   v("entropy_gap", c.entropy_gap, "entropy_gap");
   v("included", c.included);
@@ -427,7 +431,7 @@ class JsonFields {
 // report.csv's columns, in order (then one vary.KEY column per config key of the cells).
 const std::vector<std::string> kCsvColumns = {
     "level", "group", "config", "is_baseline", "index", "id", "seed", "state", "step", "tokens", "n_seeds",
-    "final_loss", "final_loss_kind", "final_gap", "final_gap_ci_low", "final_gap_ci_high", "final_rel_pct",
+    "final_loss", "final_loss_kind", "final_bpb", "final_gap", "final_gap_ci_low", "final_gap_ci_high", "final_rel_pct",
     "conv_gap", "conv_gap_ci_low", "conv_gap_ci_high", "conv_step_sd", "conv_rel_pct", "conv_rel_pct_ci_low",
     "conv_rel_pct_ci_high", "window_step_lo", "window_step_hi", "window_tokens_lo", "window_tokens_hi", "target",
     "tokens_to_target", "baseline_tokens_to_target", "token_gap", "token_gap_censored", "token_gap_ci_low",
@@ -614,6 +618,8 @@ std::string to_json(const AnalysisReport& r) {
   for (const auto& k : r.vary_keys) j.value(nullptr, k);
   j.end_array();
   j.value("multi_budget", r.multi_budget);
+  j.value("units", r.units);
+  j.value("max_epochs", r.max_epochs);
   j.begin_array("notes");
   for (const auto& n : r.notes) j.value(nullptr, n);
   j.end_array();
@@ -655,6 +661,7 @@ std::string summary_table(const AnalysisReport& r) {
       {"per-step sd", gap([](const GroupResult& g) { return fixed(g.converged_step_sd.mean, 4); })},
       {"converged rel. %", gap([](const GroupResult& g) { return pct(g.converged_rel_pct.mean, 2, false); })},
       {"final loss", [](const GroupResult& g) { return fixed(g.final_loss.mean, 4); }},
+      {"bits/byte", [](const GroupResult& g) { return fixed(g.final_bpb.mean, 4); }},
       {"final gap (nats)", gap([](const GroupResult& g) { return fixed(g.final_gap.mean, 4, true); })},
       {conf + " CI", gap([](const GroupResult& g) { return ci_text(g.final_gap, 4); })},
       {"final rel. %", gap([](const GroupResult& g) { return pct(g.final_rel_pct.mean, 2, false); })},
@@ -752,7 +759,8 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
      << " per logged step. Target: " << target_description(s) << ", interpolated linearly in log(tokens). "
      << "Converged window: " << s.window_text() << ". Confidence intervals: " << conf
      << " two-sided Student t over seeds (mean ± t·sd/√n). Gaps are config − baseline in nats/token "
-     << "(positive = worse); rel. % = (L_baseline − L_config)/L_baseline × 100 (negative = worse).\n\n";
+     << "(positive = worse); rel. % = (L_baseline − L_config)/L_baseline × 100 (negative = worse). Losses are "
+     << (r.units.empty() ? "nats per token" : r.units) << "; bits/byte = loss / ln 2 / the text bytes per token.\n\n";
   if (!r.notes.empty()) {
     md << "**Notes.**\n\n";
     for (const auto& n : r.notes) md << "- " << n << "\n";

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "analysis/json.hpp"
@@ -213,7 +214,30 @@ ScalingReport scaling_analysis(const std::vector<AnalysisReport>& reports, const
   };
   std::map<std::pair<std::string, std::string>, int> series_of;
   std::vector<std::vector<Raw>> raw;
+  // Tokens per parameter of a comparison (B's mean training tokens / N, two significant digits):
+  // a pair compared at several ratios gives one series per ratio.
+  auto ratio_of = [](const AnalysisReport& r, const Comparison& c, double params) {
+    std::vector<double> tokens;
+    for (int64_t seed : c.seeds)
+      if (const CellResult* cb = cell_of(r, c.group_b, seed)) tokens.push_back(double(cb->tokens));
+    const double ratio = mean_of(tokens) / params;
+    if (!(ratio > 0)) return std::string();
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2g", ratio);
+    return std::string(buf);
+  };
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> ratios;
+  for (const AnalysisReport& r : reports)
+    for (const Comparison& c : r.comparisons)
+      if (const double pa = group_params(r, c.group_a); std::isfinite(pa))
+        ratios[{config_label(c.a_selector), config_label(c.b_selector)}].insert(ratio_of(r, c, pa));
   for (const AnalysisReport& r : reports) {
+    if (&r == &reports.front()) rep.units = r.units;
+    if (r.units != rep.units) {
+      rep.notes.push_back(r.dir + ": losses in " + r.units + ", other grids' in " + rep.units +
+                          ": their losses do not compare in nats (bits per byte do)");
+      rep.units.clear();
+    }
     rep.dirs.push_back(r.dir);
     for (const Comparison& c : r.comparisons) {
       const std::string what = r.dir + ": " + c.a + " vs " + c.b + ": ";
@@ -226,12 +250,14 @@ ScalingReport scaling_analysis(const std::vector<AnalysisReport>& reports, const
         rep.notes.push_back(what + "A and B are different model sizes (" + sci(pa) + ", " + sci(pb) + "): left out");
         continue;
       }
-      const auto key = std::make_pair(config_label(c.a_selector), config_label(c.b_selector));
+      const auto pair = std::make_pair(config_label(c.a_selector), config_label(c.b_selector));
+      const std::string ratio = ratios[pair].size() > 1 ? ratio_of(r, c, pa) : std::string();
+      const auto key = std::make_pair(pair.first, pair.second + "\n" + ratio);
       auto [it, fresh] = series_of.emplace(key, int(rep.series.size()));
       if (fresh) {
         ScalingSeries s;
         s.a = c.a_selector, s.b = c.b_selector;
-        s.label = key.first + " − " + key.second;
+        s.label = pair.first + " − " + pair.second + (ratio.empty() ? "" : " at D/N ≈ " + ratio);
         rep.series.push_back(s);
         raw.emplace_back();
       }
@@ -324,7 +350,8 @@ ScalingReport scaling_analysis(const std::vector<AnalysisReport>& reports, const
       if (baseline.empty()) baseline = r.baseline;
     }
   std::vector<std::pair<Selector, Selector>> pairs;
-  for (const auto& s : rep.series) pairs.push_back({s.a, s.b});
+  for (const auto& s : rep.series)
+    if (std::find(pairs.begin(), pairs.end(), std::make_pair(s.a, s.b)) == pairs.end()) pairs.push_back({s.a, s.b});
   JointOptions jo;
   jo.confidence = o.confidence, jo.bootstrap = o.bootstrap, jo.seed = o.seed;
   jo.at = o.joint_at, jo.at_params = o.at, jo.at_tokens = o.at_tokens;
@@ -573,7 +600,8 @@ std::string scaling_markdown(const ScalingReport& r, const std::vector<std::stri
   md << "# Scaling: how each gap moves with model size\n\n";
   md << "Grids: ";
   for (size_t i = 0; i < r.dirs.size(); ++i) md << (i ? ", " : "") << "`" << r.dirs[i] << "`";
-  md << ".\n\nN: non-embedding parameters (the blocks' linear weights). Per size, A − B paired by seed with " << conf
+  md << ".\n\nLosses: " << (r.units.empty() ? "nats per token" : r.units)
+     << ". N: non-embedding parameters (the blocks' linear weights). Per size, A − B paired by seed with " << conf
      << " Student-t CIs: the final-loss gap (validation when logged), the token gap (tokens A needs to reach B's final "
         "loss, relative to B's; the multi-budget form when A trains several budgets), effD = 1 / (1 + token gap), "
         "effN = N' / N with N' the size at which B's loss curve across the sizes reaches A's loss (piecewise linear in "
@@ -627,6 +655,7 @@ std::string scaling_json(const ScalingReport& r) {
   j.begin_array("dirs");
   for (const auto& d : r.dirs) j.value(nullptr, d);
   j.end_array();
+  j.value("units", r.units);
   j.value("confidence", r.options.confidence).value("bootstrap", r.options.bootstrap);
   j.value("bootstrap_seed", int64_t(r.options.seed)).value("at", r.options.at);
   j.begin_array("notes");

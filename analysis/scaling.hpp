@@ -85,6 +85,7 @@ struct ScalingReport {
   ScalingOptions options;
   std::vector<ScalingSeries> series;
   JointLaw joint;  // over the baseline and every recipe the series compare
+  std::string units;  // the grids' loss units ("nats per token of bpe:2048"); "" when they disagree
   std::vector<std::string> notes;
 };
 
