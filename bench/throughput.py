@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """End-to-end training throughput, side by side in one run.
 
-For each model size (small, medium) it trains fp4lab with the fp32, bf16, nvfp4, mxfp4, te_nvfp4 and
+For each model size (small, medium) and vocabulary (--vocab: 256, the byte vocabulary, and 2048, the
+BPE ladder's; the model's embedding and LM head follow it, the data stays synthetic) it trains fp4lab with the fp32, bf16, nvfp4, mxfp4, te_nvfp4 and
 te_nvfp4_4over6 recipes (the FP4 presets run their default block_exact GEMMs; "nvfp4 dequant" is nvfp4 with
 recipe.gemm_numerics=dequant_fp32) and the same model in PyTorch (fp32, AdamW, eager; the functional
 Llama of tests/torch_crosscheck.py) at 1 and at --threads threads, and prints tokens/s and the
@@ -13,9 +14,11 @@ ratios the targets are stated in:
 Shared machines drift by tens of percent over a minute, so the engines run in --rounds interleaved
 rounds (each round runs every engine once, in a rotated order). An engine's figure is the median
 step time over all its measured steps (the first WARMUP steps of each run are dropped); the
-ratios are also printed per round, so their spread is visible.
+ratios are also printed per round, so their spread is visible. Peak memory is each engine's largest
+resident set (fp4lab: the training process's; PyTorch: this process's, which also holds PyTorch).
 """
 import argparse
+import resource
 import statistics
 import sys
 import time
@@ -31,16 +34,16 @@ from timed_run import model_config, timed_run  # noqa: E402
 WARMUP = 2
 
 
-def fp4lab_step_seconds(binary, model, what, steps, batch, threads):
+def fp4lab_step_seconds(binary, model, what, steps, batch, threads, vocab, peak_rss):
     """Measured step times of one fp4lab training run; `what` is a recipe, or "RECIPE dequant"."""
     recipe, *variant = what.split()
-    sets = ("recipe.gemm_numerics=dequant_fp32",) if variant == ["dequant"] else ()
-    return timed_run(binary, model, recipe, threads, batch, steps, WARMUP, *sets)[0]
+    sets = (f"model.vocab={vocab}",) + (("recipe.gemm_numerics=dequant_fp32",) if variant == ["dequant"] else ())
+    return timed_run(binary, model, recipe, threads, batch, steps, WARMUP, *sets, peak_rss=peak_rss)[0]
 
 
-def torch_step_seconds(model, steps, batch, threads):
+def torch_step_seconds(model, steps, batch, threads, vocab, peak_rss):
     """Measured step times of the same model trained by PyTorch."""
-    cfg = model_config(model)
+    cfg = dict(model_config(model), vocab=vocab)
     torch.set_num_threads(threads)
     torch.manual_seed(0)
     C, F, V, L = cfg["d_model"], cfg["d_ff"], cfg["vocab"], cfg["n_layers"]
@@ -64,6 +67,7 @@ def torch_step_seconds(model, steps, batch, threads):
         torch.nn.utils.clip_grad_norm_(p.values(), 1.0)
         opt.step()
         times.append(time.perf_counter() - t0)
+    peak_rss.append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     return times[WARMUP:]
 
 
@@ -75,6 +79,7 @@ def main():
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--models", default="small,medium")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--vocab", default="256,2048", help="vocabulary sizes (comma-separated)")
     a = ap.parse_args()
     fp4 = ["fp4lab nvfp4", "fp4lab nvfp4 dequant", "fp4lab mxfp4", "fp4lab te_nvfp4", "fp4lab te_nvfp4_4over6"]
     engines = ["fp4lab fp32", "fp4lab bf16", *fp4, "pytorch fp32 1 thr", f"pytorch fp32 {a.threads} thr"]
@@ -87,28 +92,30 @@ def main():
               ("te_nvfp4/fp32 step time", "fp4lab te_nvfp4", "fp4lab fp32", 1.1),
               ("4over6/te_nvfp4 step", "fp4lab te_nvfp4_4over6", "fp4lab te_nvfp4", None)]
     ok = True
-    for model in a.models.split(","):
+    for model, vocab in ((m, int(v)) for m in a.models.split(",") for v in a.vocab.split(",")):
         tokens_per_step = a.batch * model_config(model)["seq_len"]
         secs = {e: [] for e in engines}
+        peak = {e: [] for e in engines}
         per_round = []
         for r in range(a.rounds):
             median = {}
             for e in engines[r % len(engines):] + engines[:r % len(engines)]:
                 kind, what = e.split(" ", 1)
                 if kind == "fp4lab":
-                    s = fp4lab_step_seconds(a.fp4lab, model, what, a.steps, a.batch, a.threads)
+                    s = fp4lab_step_seconds(a.fp4lab, model, what, a.steps, a.batch, a.threads, vocab, peak[e])
                 else:
-                    s = torch_step_seconds(model, a.steps, a.batch, int(what.split()[1]))
+                    s = torch_step_seconds(model, a.steps, a.batch, int(what.split()[1]), vocab, peak[e])
                 secs[e] += s
                 median[e] = statistics.median(s)
             peer = min(median[e] for e in peers)
             per_round.append([median[n] / median[d] for _, n, d, _ in ratios] + [peer / median["fp4lab fp32"]])
         step = {e: statistics.median(v) for e, v in secs.items()}
         best_peer = min(peers, key=step.get)
-        print(f"{model}: {a.rounds} interleaved rounds x {a.steps - WARMUP} measured steps, batch {a.batch}")
-        print(f"  {'engine':22s} {'tokens/s':>9s} {'step ms':>8s}")
+        print(f"{model}, vocabulary {vocab}: {a.rounds} interleaved rounds x {a.steps - WARMUP} measured steps, "
+              f"batch {a.batch}")
+        print(f"  {'engine':22s} {'tokens/s':>9s} {'step ms':>8s} {'peak MiB':>9s}")
         for e in engines:
-            print(f"  {e:22s} {tokens_per_step / step[e]:9.0f} {1e3 * step[e]:8.1f}")
+            print(f"  {e:22s} {tokens_per_step / step[e]:9.0f} {1e3 * step[e]:8.1f} {max(peak[e]):9.0f}")
         rounds = lambda i: " ".join(f"{x[i]:.2f}" for x in per_round)
         for i, (label, n, d, target) in enumerate(ratios):
             value = step[n] / step[d]

@@ -13,7 +13,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <stdexcept>
 
 #include "core/io/atomic_file.hpp"
@@ -113,9 +112,11 @@ class FileLock {
 };
 
 std::string read_whole(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in.good() && !in.eof()) throw std::runtime_error("cannot read " + path);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::string s(static_cast<size_t>(in.tellg()), '\0');
+  in.seekg(0);
+  if (!in.read(s.data(), std::streamsize(s.size()))) throw std::runtime_error("cannot read " + path);
   return s;
 }
 
