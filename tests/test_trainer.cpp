@@ -81,6 +81,19 @@ TEST(Trainer, SameSeedSameTrajectoryAndThreadCountIndependent) {
   EXPECT_NE(read_run(dir + "/a.h5").steps[0].train_loss, read_run(dir + "/c.h5").steps[0].train_loss);
 }
 
+// A budget beyond the training stream repeats data; the run file says how many times it reads it,
+// and the analysis notes it.
+TEST(Trainer, RepeatedDataIsRecordedAndReported) {
+  const std::string dir = temp_dir("epochs");
+  const Config c = tiny_config("bf16", 32768, {"data.synthetic_tokens=16384", "train.checkpoint_interval=0"});
+  ASSERT_EQ(run(c, dir + "/r.h5").status, RunStatus::done);
+  const RunData d = read_run(dir + "/r.h5");
+  const double train_tokens = 16384 - std::llround(16384 * c.data.val_fraction);
+  EXPECT_DOUBLE_EQ(d.meta.data_epochs, 32768 / train_tokens);
+  EXPECT_EQ(d.meta.tokenizer, "");  // synthetic data has no text
+  EXPECT_TRUE(std::isnan(d.meta.val_bytes_per_token));
+}
+
 class Resume : public ::testing::TestWithParam<std::string> {};
 
 // nvfp4, and fp8_delayed with a 4-step amax history, so the scales after a resume depend on the

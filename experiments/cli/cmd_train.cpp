@@ -123,7 +123,13 @@ void train_command(const TrainArgs& a) {
       if (!lead) return;
       const RunData d = read_run(out, false);
       std::cout << "done: " << r.step << " steps, " << r.tokens << " tokens, final train loss " << fixed(r.last_loss, 4);
-      if (!d.val.empty()) std::cout << ", val loss " << fixed(d.val.back().loss, 4);
+      if (!d.val.empty()) {
+        std::cout << ", val loss " << fixed(d.val.back().loss, 4);
+        if (d.meta.val_bytes_per_token > 0)
+          std::cout << " (" << fixed(d.val.back().loss / std::log(2.0) / d.meta.val_bytes_per_token, 4) << " bits/byte)";
+      }
+      if (d.meta.data_epochs > 1)
+        std::cout << "; data repeats: the budget reads the training stream " << fixed(d.meta.data_epochs, 2) << " times";
       std::cout << "; run file " << out << "\n";
       return;
     }
