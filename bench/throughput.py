@@ -15,7 +15,8 @@ Shared machines drift by tens of percent over a minute, so the engines run in --
 rounds (each round runs every engine once, in a rotated order). An engine's figure is the median
 step time over all its measured steps (the first WARMUP steps of each run are dropped); the
 ratios are also printed per round, so their spread is visible. Peak memory is each engine's largest
-resident set (fp4lab: the training process's; PyTorch: this process's, which also holds PyTorch).
+resident set (fp4lab: the run file's peak_rss_mib; PyTorch: this process's, which also holds PyTorch's
+libraries, about 0.5 GiB before any model).
 """
 import argparse
 import resource

@@ -3,7 +3,6 @@
 A timed run trains experiments/base/default.yaml with a model and recipe preset for a number of
 steps, without telemetry, checkpoints or validation, and is read back from its run file.
 """
-import os
 import subprocess
 import tempfile
 from pathlib import Path
@@ -45,16 +44,13 @@ def read_run(path, warmup):
 
 
 def timed_run(binary, model, recipe, threads, batch, steps, warmup, *sets, env=None, peak_rss=None):
-    """Trains one timed run in a temporary folder and returns read_run's triple; appends the
-    process's peak resident memory in MiB to the list `peak_rss` when given."""
+    """Trains one timed run in a temporary folder and returns read_run's triple; appends the run's
+    peak resident memory in MiB (the run file's peak_rss_mib) to the list `peak_rss` when given."""
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "run.h5"
-        proc = subprocess.Popen(train_command(binary, out, model, recipe, threads, batch, steps, *sets),
-                                stdout=subprocess.DEVNULL, env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        if proc.returncode != 0:
-            raise subprocess.CalledProcessError(proc.returncode, proc.args)
+        subprocess.run(train_command(binary, out, model, recipe, threads, batch, steps, *sets), check=True,
+                       stdout=subprocess.DEVNULL, env=env)
         if peak_rss is not None:
-            peak_rss.append(usage.ru_maxrss / 1024)  # Linux reports KiB
+            with h5py.File(out, "r") as f:
+                peak_rss.append(float(f.attrs["peak_rss_mib"]))
         return read_run(out, warmup)

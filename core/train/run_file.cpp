@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -471,8 +472,17 @@ void RunWriter::add_fidelity(const std::vector<FidelityRecord>& rs) {
   impl_->maybe_flush();
 }
 
+// The process's peak resident memory (VmHWM of /proc/self/status), MiB; NaN where unreadable.
+static double peak_rss_mib() {
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("VmHWM:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) / 1024.0;  // kB
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
 void RunWriter::set_status(RunStatus s, int64_t at_step, const std::string& message) {
   impl_->write_pending();  // records first: a reader seeing `done` sees every step
+  impl_->file.set_attr("/", "peak_rss_mib", peak_rss_mib());
   impl_->file.set_attr("/", "status", to_string(s));
   impl_->file.set_attr("/", "status_step", at_step);
   impl_->file.set_attr("/", "status_message", message);
