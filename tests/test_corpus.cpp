@@ -52,7 +52,7 @@ TEST_F(CorpusDir, ReadsSortedTextFilesAndSkipsBinaryFilesAndSymlinks) {
   EXPECT_EQ(c.skipped[0], (dir_ / "a.dat").string() + " (binary)");
   EXPECT_EQ(c.skipped[1], (dir_ / "a.u8").string() + " (symlink)");
   const auto bytes = read_corpus(c);
-  EXPECT_EQ(std::string(bytes.begin(), bytes.end()), "aa\nbbbb\nc\n");
+  EXPECT_EQ(bytes, "aa\nbbbb\nc\n");
 }
 
 TEST_F(CorpusDir, LoadDataRecordsFilesBytesAndTheStreamHash) {

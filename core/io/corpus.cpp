@@ -138,15 +138,18 @@ const Corpus& find_corpus(const std::string& source) {
   return cache.emplace(source, discover(source)).first->second;
 }
 
-std::vector<unsigned char> read_corpus(const Corpus& corpus) {
-  std::vector<unsigned char> all;
-  all.reserve(static_cast<size_t>(corpus.bytes));
+std::string read_corpus(const Corpus& corpus) {
+  std::string all(static_cast<size_t>(corpus.bytes), '\0');
+  size_t at = 0;
   for (const auto& f : corpus.files) {
-    const auto bytes = read_file(f.path);
-    if (static_cast<int64_t>(bytes.size()) != f.bytes)
+    std::ifstream in(f.path, std::ios::binary | std::ios::ate);
+    if (!in) throw CorpusError("cannot read " + f.path);
+    if (static_cast<int64_t>(in.tellg()) != f.bytes)
       throw CorpusError(f.path + " changed size since it was listed (" + std::to_string(f.bytes) + " -> " +
-                        std::to_string(bytes.size()) + " bytes)");
-    all.insert(all.end(), bytes.begin(), bytes.end());
+                        std::to_string(static_cast<int64_t>(in.tellg())) + " bytes)");
+    in.seekg(0);
+    if (!in.read(all.data() + at, std::streamsize(f.bytes))) throw CorpusError("cannot read " + f.path);
+    at += size_t(f.bytes);
   }
   return all;
 }

@@ -55,6 +55,6 @@ struct CorpusError : std::runtime_error {
 const Corpus& find_corpus(const std::string& source);
 
 // The corpus's bytes, files concatenated in order.
-std::vector<unsigned char> read_corpus(const Corpus& corpus);
+std::string read_corpus(const Corpus& corpus);
 
 }  // namespace fp4lab

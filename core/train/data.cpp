@@ -218,16 +218,17 @@ void tokenize(const Tokenizer& tok, const TextSplit& t, TokenData& d) {
   const std::string dir = cache_dir() + "/tokens", path = dir + "/" + key.hex() + ".i32";
   std::filesystem::create_directories(dir);
   FileLock lock(path + ".lock");
-  if (std::filesystem::exists(path)) {
-    const std::string raw = read_whole(path);
-    int64_t n[2] = {0, 0};
-    if (raw.size() >= sizeof n) std::memcpy(n, raw.data(), sizeof n);
-    if (n[0] >= 0 && n[1] >= 0 && raw.size() == sizeof n + size_t(n[0] + n[1]) * 4) {
+  if (std::ifstream in{path, std::ios::binary | std::ios::ate}) {  // two counts, then the ids
+    const int64_t size = in.tellg();
+    int64_t n[2] = {-1, -1};
+    in.seekg(0);
+    if (in.read(reinterpret_cast<char*>(n), sizeof n) && n[0] >= 0 && n[1] >= 0 &&
+        size == int64_t(sizeof n) + (n[0] + n[1]) * 4) {
       d.train.resize(size_t(n[0]));
       d.val.resize(size_t(n[1]));
-      std::memcpy(d.train.data(), raw.data() + sizeof n, d.train.size() * 4);
-      std::memcpy(d.val.data(), raw.data() + sizeof n + d.train.size() * 4, d.val.size() * 4);
-      return;
+      if (in.read(reinterpret_cast<char*>(d.train.data()), std::streamsize(d.train.size() * 4)) &&
+          in.read(reinterpret_cast<char*>(d.val.data()), std::streamsize(d.val.size() * 4)))
+        return;
     }
   }
   d.train = tok.encode(t.train);
@@ -259,8 +260,7 @@ TokenData load_data(const DataConfig& cfg, int seq_len) {
     const std::string key = "data.tokenizer";
     try {
       const Corpus& corpus = find_corpus(cfg.source);
-      const std::vector<unsigned char> bytes = read_corpus(corpus);
-      const TextSplit text = split_text(corpus, std::string(bytes.begin(), bytes.end()), cfg.val_fraction);
+      const TextSplit text = split_text(corpus, read_corpus(corpus), cfg.val_fraction);
       for (const auto& f : corpus.files) d.files.push_back(f.path + "\t" + std::to_string(f.bytes));
       d.split = text.split;
       d.documents = int64_t(corpus.documents.size());
@@ -309,8 +309,7 @@ Tokenizer data_tokenizer(const DataConfig& cfg) {
   if (cfg.tokenizer == "bytes" || cfg.source == "synthetic") return Tokenizer::bytes();
   try {
     const Corpus& corpus = find_corpus(cfg.source);
-    const std::vector<unsigned char> bytes = read_corpus(corpus);
-    return make_tokenizer(cfg.tokenizer, split_text(corpus, std::string(bytes.begin(), bytes.end()), cfg.val_fraction).train);
+    return make_tokenizer(cfg.tokenizer, split_text(corpus, read_corpus(corpus), cfg.val_fraction).train);
   } catch (const CorpusError& e) {
     throw ConfigError(SourceLoc{"data.source", 0, 0}, "data.source", e.what());
   } catch (const TokenizerError& e) {
