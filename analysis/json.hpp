@@ -52,6 +52,12 @@ class Json {
     return *this;
   }
   Json& value(const char* key, const char* s) { return value(key, std::string(s)); }
+  template <class T>
+  Json& array(const char* key, const std::vector<T>& v) {  // numbers or strings
+    begin_array(key);
+    for (const T& x : v) value(nullptr, x);
+    return end_array();
+  }
   Json& map(const char* key, const std::map<std::string, std::string>& m) {
     begin_object(key);
     for (const auto& [k, v] : m) value(k.c_str(), v);

@@ -614,15 +614,11 @@ std::string to_json(const AnalysisReport& r) {
       .value("confidence", r.settings.confidence)
       .end_object();
   j.map("baseline", r.baseline);
-  j.begin_array("vary_keys");
-  for (const auto& k : r.vary_keys) j.value(nullptr, k);
-  j.end_array();
+  j.array("vary_keys", r.vary_keys);
   j.value("multi_budget", r.multi_budget);
   j.value("units", r.units);
   j.value("max_epochs", r.max_epochs);
-  j.begin_array("notes");
-  for (const auto& n : r.notes) j.value(nullptr, n);
-  j.end_array();
+  j.array("notes", r.notes);
   json_records(j, "groups", r, r.groups);
   json_records(j, "cells", r, r.cells);
   json_records(j, "budget_families", r, r.budget_families);

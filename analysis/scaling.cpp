@@ -412,12 +412,8 @@ void fit_json(Json& j, const char* key, const ScalingFit& f) {
   j.value("metric", f.metric).value("form", f.form).value("intercept", f.intercept).value("slope", f.slope);
   j.value("slope_ci_low", f.slope_lo).value("slope_ci_high", f.slope_hi).value("trend", f.trend);
   j.value("bootstrap_samples", f.samples).value("bootstrap_failed", f.failed);
-  j.begin_array("params");
-  for (double x : f.params) j.value(nullptr, x);
-  j.end_array();
-  j.begin_array("mean_gap");
-  for (double x : f.mean) j.value(nullptr, x);
-  j.end_array();
+  j.array("params", f.params);
+  j.array("mean_gap", f.mean);
   j.value("at", f.at).value("predicted", f.predicted).value("predicted_low", f.predicted_lo);
   j.value("predicted_high", f.predicted_hi).value("extrapolated", f.extrapolated).value("note", f.note);
   j.end_object();
@@ -550,12 +546,8 @@ void joint_json(Json& j, const JointLaw& law) {
     for (const JointPoint& p : r.points) {
       j.begin_object();
       j.value("dir", p.dir).value("config", p.config).value("params", p.params).value("tokens", p.tokens);
-      j.begin_array("seeds");
-      for (int64_t x : p.seeds) j.value(nullptr, x);
-      j.end_array();
-      j.begin_array("loss");
-      for (double x : p.loss) j.value(nullptr, x);
-      j.end_array();
+      j.array("seeds", p.seeds);
+      j.array("loss", p.loss);
       j.value("mean", p.observed.mean).value("sd", p.observed.sd).value("fitted", p.fitted);
       j.value("residual", p.residual).value("residual_se", p.residual_se);
       j.end_object();
@@ -652,15 +644,11 @@ std::string scaling_json(const ScalingReport& r) {
   Json j;
   j.begin_object();
   j.value("fp4lab_scaling_version", 2);
-  j.begin_array("dirs");
-  for (const auto& d : r.dirs) j.value(nullptr, d);
-  j.end_array();
+  j.array("dirs", r.dirs);
   j.value("units", r.units);
   j.value("confidence", r.options.confidence).value("bootstrap", r.options.bootstrap);
   j.value("bootstrap_seed", int64_t(r.options.seed)).value("at", r.options.at);
-  j.begin_array("notes");
-  for (const auto& n : r.notes) j.value(nullptr, n);
-  j.end_array();
+  j.array("notes", r.notes);
   j.begin_array("series");
   for (const auto& s : r.series) {
     j.begin_object();
@@ -670,9 +658,7 @@ std::string scaling_json(const ScalingReport& r) {
     for (const auto& p : s.points) {
       j.begin_object();
       j.value("dir", p.dir).value("a", p.a).value("b", p.b).value("params", p.params).value("tokens", p.tokens);
-      j.begin_array("seeds");
-      for (int64_t x : p.seeds) j.value(nullptr, x);
-      j.end_array();
+      j.array("seeds", p.seeds);
       j.value("a_loss", p.a_loss).value("b_loss", p.b_loss).value("loss_gap_kind", p.loss_gap_kind);
       j.value("loss_gap_mde", p.loss_gap_mde).value("tokens_per_second", p.tokens_per_second);
       stats_json(j, "loss_gap", p.loss_gap);

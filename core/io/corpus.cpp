@@ -12,15 +12,17 @@
 namespace fp4lab {
 namespace fs = std::filesystem;
 
-std::string data_dir() {
+std::string user_dir(const char* own, const char* xdg, const char* home_default) {
   auto env = [](const char* name) -> std::string {
     const char* v = std::getenv(name);
     return v && *v ? v : "";
   };
-  if (const std::string d = env("FP4LAB_DATA"); !d.empty()) return d;
-  if (const std::string d = env("XDG_DATA_HOME"); !d.empty()) return d + "/fp4lab";
-  return env("HOME") + "/.local/share/fp4lab";
+  if (const std::string d = env(own); !d.empty()) return d;
+  if (const std::string d = env(xdg); !d.empty()) return d + "/fp4lab";
+  return env("HOME") + "/" + home_default + "/fp4lab";
 }
+
+std::string data_dir() { return user_dir("FP4LAB_DATA", "XDG_DATA_HOME", ".local/share"); }
 
 const std::vector<NamedCorpus>& named_corpora() {
   static const std::vector<NamedCorpus> table = {

@@ -28,6 +28,8 @@ struct CorpusFile {
   int64_t bytes = 0;
 };
 
+// A per-user folder: $OWN, else $XDG/fp4lab, else ~/HOME_DEFAULT/fp4lab.
+std::string user_dir(const char* own, const char* xdg, const char* home_default);
 // Where built corpora live: $FP4LAB_DATA, else $XDG_DATA_HOME/fp4lab, else ~/.local/share/fp4lab.
 std::string data_dir();
 

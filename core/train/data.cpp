@@ -83,15 +83,7 @@ static std::vector<int32_t> generate(const MarkovChain2& mc, int64_t n, uint64_t
   return out;
 }
 
-std::string cache_dir() {
-  auto env = [](const char* name) -> std::string {
-    const char* v = std::getenv(name);
-    return v && *v ? v : "";
-  };
-  if (const std::string d = env("FP4LAB_CACHE"); !d.empty()) return d;
-  if (const std::string d = env("XDG_CACHE_HOME"); !d.empty()) return d + "/fp4lab";
-  return env("HOME") + "/.cache/fp4lab";
-}
+std::string cache_dir() { return user_dir("FP4LAB_CACHE", "XDG_CACHE_HOME", ".cache"); }
 
 namespace {
 
