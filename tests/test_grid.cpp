@@ -423,6 +423,18 @@ TEST(GridAblations, ShippedGridsPlanWithTheirCellCounts) {
     EXPECT_EQ(g.cells.size(), count) << file;
     for (const auto& c : g.cells) EXPECT_GE(c.baseline, 0) << file << ": cell " << c.index << " has no baseline";
   }
+  // The BPE ladder: its corpus (prose) comes with scripts/setup.sh --corpus, so it is planned on
+  // fortunes here; budgets follow the model (r x N in whole steps) and the vocabulary the tokenizer.
+  const Grid l = load_grid((fs::path(FP4LAB_SOURCE_DIR) / "ablations" / "scaling" / "ladder_bpe.yaml").string(),
+                           {"data.source=fortunes"});
+  EXPECT_EQ(l.cells.size(), 350u);
+  for (const auto& c : l.cells) {
+    EXPECT_EQ(c.config.model.vocab, 2048);
+    EXPECT_GE(c.baseline, 0) << "cell " << c.index;
+  }
+  const Config& micro128 = l.cells[18].config;  // seed 0, micro, r = 128, bf16
+  EXPECT_EQ(micro128.model.d_model, 32);
+  EXPECT_EQ(micro128.train.tokens, 3407872);  // 128 x 26624 in steps of 8 x 128
   const Grid q = load_grid((fs::path(FP4LAB_SOURCE_DIR) / "ablations" / "quickstart.yaml").string());
   EXPECT_EQ(q.cells[0].config.model.d_model, 96);
   EXPECT_EQ(q.cells[0].config.data.source, "fortunes");
