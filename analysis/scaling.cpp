@@ -214,7 +214,7 @@ ScalingReport scaling_analysis(const std::vector<AnalysisReport>& reports, const
   };
   std::map<std::pair<std::string, std::string>, int> series_of;
   std::vector<std::vector<Raw>> raw;
-  // Tokens per parameter of a comparison (B's mean training tokens / N, two significant digits):
+  // Tokens per parameter of a comparison (B's mean training tokens / N, three significant digits):
   // a pair compared at several ratios gives one series per ratio.
   auto ratio_of = [](const AnalysisReport& r, const Comparison& c, double params) {
     std::vector<double> tokens;
@@ -223,7 +223,7 @@ ScalingReport scaling_analysis(const std::vector<AnalysisReport>& reports, const
     const double ratio = mean_of(tokens) / params;
     if (!(ratio > 0)) return std::string();
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2g", ratio);
+    std::snprintf(buf, sizeof buf, "%.3g", ratio);
     return std::string(buf);
   };
   std::map<std::pair<std::string, std::string>, std::set<std::string>> ratios;
@@ -231,6 +231,7 @@ ScalingReport scaling_analysis(const std::vector<AnalysisReport>& reports, const
     for (const Comparison& c : r.comparisons)
       if (const double pa = group_params(r, c.group_a); std::isfinite(pa))
         ratios[{config_label(c.a_selector), config_label(c.b_selector)}].insert(ratio_of(r, c, pa));
+  int unsized = 0;  // comparisons without a readable run (pending ones, say)
   for (const AnalysisReport& r : reports) {
     if (&r == &reports.front()) rep.units = r.units;
     if (r.units != rep.units) {
@@ -243,7 +244,7 @@ ScalingReport scaling_analysis(const std::vector<AnalysisReport>& reports, const
       const std::string what = r.dir + ": " + c.a + " vs " + c.b + ": ";
       const double pa = group_params(r, c.group_a), pb = group_params(r, c.group_b);
       if (!std::isfinite(pa)) {
-        rep.notes.push_back(what + "no model size (no run with a readable config)");
+        ++unsized;
         continue;
       }
       if (pa != pb) {
@@ -306,6 +307,9 @@ ScalingReport scaling_analysis(const std::vector<AnalysisReport>& reports, const
       s.points.insert(at, p);
     }
   }
+  if (unsized > 0)
+    rep.notes.push_back(std::to_string(unsized) + (unsized == 1 ? " comparison" : " comparisons") +
+                        " without a model size (no run with a readable config: not yet run?) left out");
   for (size_t si = 0; si < rep.series.size(); ++si) {
     ScalingSeries& s = rep.series[si];
     std::vector<double> params, b_curve;
