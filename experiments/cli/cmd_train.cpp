@@ -190,7 +190,7 @@ void add_train_command(CLI::App& app) {
 
 void add_eval_command(CLI::App& app) {
   auto a = std::make_shared<EvalArgs>();
-  CLI::App* cmd = app.add_subcommand("eval", "Mean loss of a checkpoint's model on a text file");
+  CLI::App* cmd = app.add_subcommand("eval", "Mean loss of a checkpoint's model on a text file, tokenized as its run's data was: nats per token and bits per byte");
   cmd->add_option("checkpoint", a->checkpoint, "checkpoint file (<run>.ckpt.h5)")->required();
   cmd->add_option("--text", a->text, "text file, read as bytes")->required()->check(CLI::ExistingFile);
   cmd->add_option("--batch", a->batch, "sequences per forward pass")->check(CLI::PositiveNumber);
