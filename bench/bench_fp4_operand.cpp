@@ -14,6 +14,7 @@
 #include "core/ops/fp4_gemm.hpp"
 #include "core/ops/fp4_quantize.hpp"
 #include "core/ops/matmul.hpp"
+#include "core/quant/format_table.hpp"
 #include "core/quant/quantize.hpp"
 
 namespace fp4lab {

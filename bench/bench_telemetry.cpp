@@ -12,6 +12,7 @@
 
 #include "core/config/config.hpp"
 #include "core/model/model.hpp"
+#include "core/quant/format_table.hpp"
 #include "core/quant/quantize.hpp"
 #include "core/train/optimizer.hpp"
 

@@ -188,6 +188,17 @@ class Recipes(unittest.TestCase):
         self.assertIn("te_nvfp4", fp4lab.recipe_names())
         self.assertIn("four_over_six", fp4lab.options())
 
+    def test_docstring_names_every_format_and_option(self):
+        doc = fp4lab.quantize.__doc__
+        self.assertIn("nvfp4_ue5m3", fp4lab.formats)
+        for name in fp4lab.formats:
+            self.assertIn(name, doc)
+            self.assertTrue(fp4lab.formats[name]["source"])
+        for option in fp4lab.options():
+            self.assertIn(option, doc)
+        for option in ("scale_exp_bits", "scale_man_bits", "scale_bias", "scale_specials", "scale_round"):
+            self.assertIn(option, doc)
+
 
 class RunFiles(unittest.TestCase):
     def test_open_run_gives_every_group_with_step_as_index(self):

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/quant/format_table.hpp"
 #include "core/quant/quant_spec.hpp"
 
 namespace fp4lab::testing_support {

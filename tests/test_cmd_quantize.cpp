@@ -18,6 +18,7 @@
 #include "core/io/h5.hpp"
 #include "core/ops/fp4_gemm.hpp"
 #include "core/ops/matmul.hpp"
+#include "core/quant/format_table.hpp"
 #include "core/quant/quantize.hpp"
 #include "tests/quant_test_support.hpp"
 

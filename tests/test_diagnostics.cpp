@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/ops/linear.hpp"
+#include "core/quant/format_table.hpp"
 #include "core/train/checkpoint.hpp"
 #include "core/train/fingerprint.hpp"
 #include "core/train/manifest.hpp"

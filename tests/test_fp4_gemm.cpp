@@ -16,6 +16,7 @@
 #include "core/ops/linear.hpp"
 #include "core/ops/matmul.hpp"
 #include "core/quant/block_scale.hpp"
+#include "core/quant/format_table.hpp"
 #include "core/quant/quantize.hpp"
 #include "tests/quant_test_support.hpp"
 

@@ -19,6 +19,7 @@
 #include "core/ops/rope.hpp"
 #include "core/ops/swiglu.hpp"
 #include "core/ops/vexp.hpp"
+#include "core/quant/format_table.hpp"
 #include "core/quant/quantize.hpp"
 #include "tests/check.hpp"
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/quant/format_table.hpp"
 #include "core/quant/quant_bias.hpp"
 #include "tests/quant_test_support.hpp"
 

@@ -19,6 +19,7 @@
 #include "core/formats/ue8m0.hpp"
 #include "core/quant/block_scale.hpp"
 #include "core/quant/encode_kernels.hpp"
+#include "core/quant/format_table.hpp"
 #include "core/quant/philox.hpp"
 #include "core/quant/quantize.hpp"
 #include "core/quant/rht.hpp"

@@ -15,6 +15,7 @@
 #include "core/io/fnv.hpp"
 #include "core/io/tokenizer.hpp"
 #include "core/ops/matmul.hpp"
+#include "core/quant/format_table.hpp"
 #include "core/quant/quant_options.hpp"
 
 namespace fp4lab {
@@ -402,8 +403,8 @@ void ConfigBuilder::add(const std::string& path, const Value& value) {
     if (is_spec_path(path)) {  // a named operand format, e.g. fprop_x: nvfp4
       QuantSpec spec;
       if (!named_format(value.text(), spec))
-        throw ConfigError(value.loc(), path, "unknown format '" + value.text() +
-                                                 "' (nvfp4, mxfp4, mxfp8, fp8_e4m3, fp8_e5m2, bf16, fp32)");
+        throw ConfigError(value.loc(), path, "unknown format '" + value.text() + "' (" +
+                                                 named_format_list() + ")");
       Config probe;
       // Express the spec through the field table so every field is set explicitly.
       for (const auto& f : config_fields())

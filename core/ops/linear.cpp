@@ -15,6 +15,7 @@
 #include "core/ops/matmul.hpp"
 #include "core/profile/op_timer.hpp"
 #include "core/quant/block_scale.hpp"
+#include "core/quant/format_table.hpp"
 
 namespace fp4lab {
 namespace {
@@ -220,7 +221,7 @@ const float* fill(OperandCopy& copy, const OperandSource& o, const QuantSpec& sp
 void note_amax(LinearState& st, const LinearQuant& q, int role, int operand, const OperandCopy& copy) {
   if (copy.spec.scaling != Scaling::delayed || !q.record_amax) return;
   static const DelayedScalingConfig kDefault;
-  st.delayed[role][operand].record(copy.amax, element_max(copy.spec.element),
+  st.delayed[role][operand].record(copy.amax, element_info(copy.spec.element).max,
                                    (q.delayed ? *q.delayed : kDefault).history_len);
 }
 

@@ -14,30 +14,9 @@
 #include "core/formats/fp8.hpp"
 #include "core/formats/ue8m0.hpp"
 #include "core/quant/encode_kernels.hpp"
+#include "core/quant/format_table.hpp"
 
 namespace fp4lab {
-
-float element_max(ElementFormat element) {
-  switch (element) {
-    case ElementFormat::fp4_e2m1: return kFp4E2m1Max;
-    case ElementFormat::fp8_e4m3: return kFp8E4m3Max;
-    case ElementFormat::fp8_e5m2: return kFp8E5m2Max;
-    case ElementFormat::bf16: return kBf16Max;
-    case ElementFormat::none: break;
-  }
-  return std::numeric_limits<float>::infinity();
-}
-
-int element_emax(ElementFormat element) {
-  switch (element) {
-    case ElementFormat::fp4_e2m1: return kFp4E2m1Emax;
-    case ElementFormat::fp8_e4m3: return kFp8E4m3Emax;
-    case ElementFormat::fp8_e5m2: return kFp8E5m2Emax;
-    case ElementFormat::bf16:
-    case ElementFormat::none: break;
-  }
-  return 127;
-}
 
 float nvfp4_tensor_encode_scale(float amax, float q_max) {
   const float s_enc = std::fmin(q_max * kFp4E2m1Max / amax, FLT_MAX);  // 2688, 1536, 688128: exact
@@ -313,9 +292,9 @@ uint8_t mx_block_scale_code(float block_amax, ElementFormat element, ScaleRule r
   if (rule == ScaleRule::floor) {
     if (std::isinf(block_amax)) return kUe8m0NanCode;
     const float guarded = block_amax == 0.0f ? FLT_MIN : block_amax;
-    return ue8m0_encode_exponent(floor_log2_exact(guarded) - element_emax(element));
+    return ue8m0_encode_exponent(floor_log2_exact(guarded) - element_info(element).emax);
   }
-  return ue8m0_encode_ceil(block_amax / element_max(element));
+  return ue8m0_encode_ceil(block_amax / element_info(element).max);
 }
 
 float current_scaling_scale(float amax, float max_value) {
@@ -342,7 +321,7 @@ BlockScale block_scale(const QuantSpec& spec, const TensorScaling& tensor, float
     case ScaleFormat::fp32: {
       s.encode = spec.scaling == Scaling::delayed
                      ? tensor.delayed
-                     : current_scaling_scale(spec.block == 0 ? tensor.amax : block_amax, element_max(spec.element));
+                     : current_scaling_scale(spec.block == 0 ? tensor.amax : block_amax, element_info(spec.element).max);
       s.decode = 1.0f / s.encode;
       break;
     }

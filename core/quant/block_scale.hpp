@@ -11,11 +11,6 @@
 
 namespace fp4lab {
 
-// Largest finite value of an element format (bf16: 0x7F7F; none: +Inf).
-float element_max(ElementFormat element);
-// Exponent of the largest binade (OCP emax_elem): fp4_e2m1 2, fp8_e4m3 8, fp8_e5m2 15.
-int element_emax(ElementFormat element);
-
 // ---- NVFP4 (NUMERICS.md, NVFP4) ----
 constexpr float kRecipSix = 0x1.555556p-3f;          // RN(1/6) = 0x3E2AAAAB
 constexpr float kRecip2688 = 0x1.861862p-12f;        // RN(1/2688) = 0x39C30C31, 2688 = 448 * 6

@@ -6,7 +6,7 @@
 #include <limits>
 #include <random>
 
-#include "core/quant/quant_spec.hpp"
+#include "core/quant/format_table.hpp"
 
 namespace fp4lab {
 namespace {
@@ -29,12 +29,6 @@ std::vector<float> gaussian(int64_t n, uint64_t seed) {
 
 
 }  // namespace
-
-const std::vector<std::string>& conformance_formats() {
-  static const std::vector<std::string> names = {"nvfp4", "mxfp4", "mxfp8", "fp8_e4m3", "fp8_e5m2", "bf16", "fp32",
-                                                 "nvfp4_ue5m3"};
-  return names;
-}
 
 std::vector<ConformanceCase> conformance_cases() {
   std::vector<ConformanceCase> cases;
@@ -78,7 +72,7 @@ std::vector<ConformanceVariant> conformance_variants(const std::string& format) 
   QuantSpec base;
   if (!named_format(format, base)) return {};
   std::vector<ConformanceVariant> v{{"base", {}, 0}};
-  if (base.element == ElementFormat::fp4_e2m1) {
+  if (element_info(base.element).stochastic_rounding) {  // the FP4 formats
     v.push_back({"2d", {{"tile", "2d"}}, 0});
     v.push_back({"sr_seed1", {{"rounding", "sr"}}, 1});
     v.push_back({"rht", {{"rht", "true"}}, 0});

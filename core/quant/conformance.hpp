@@ -23,8 +23,6 @@ struct ConformanceVariant {
   uint64_t seed = 0;                            // stochastic rounding seed
 };
 
-// The named formats with vectors: nvfp4, mxfp4, mxfp8, fp8_e4m3, fp8_e5m2, bf16, fp32, nvfp4_ue5m3.
-const std::vector<std::string>& conformance_formats();
 // Tensors of 32 x 64 (or wider), so every variant is valid on them.
 std::vector<ConformanceCase> conformance_cases();
 // The variants of one named format, "base" (the format's defaults) first; empty for an unknown name.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/quant/format_table.hpp"
 #include "core/quant/quant_spec.hpp"
 
 namespace fp4lab {

@@ -1,8 +1,10 @@
-// QuantSpec presets, one-line descriptions and validation.
+// QuantSpec one-line descriptions and validation.
 // No numerics here.
 #include "core/quant/quant_spec.hpp"
 
 #include <type_traits>
+
+#include "core/quant/format_table.hpp"
 
 namespace fp4lab {
 namespace {
@@ -20,6 +22,14 @@ std::string cat(const Parts&... parts) {
 }
 
 bool is_power_of_two(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
+// The element formats that have `flag`, e.g. "fp4_e2m1" (for error messages).
+std::string elements_with(bool ElementFormatInfo::*flag) {
+  std::string names;
+  for (const ElementFormatInfo& e : element_formats())
+    if (e.*flag) names += (names.empty() ? "" : " or ") + to_string(e.id);
+  return names;
+}
 
 }  // namespace
 
@@ -55,62 +65,22 @@ Ufloat block_scale_grid(const QuantSpec& s) {
   return Ufloat{s.scale_exp_bits, s.scale_man_bits, s.scale_bias, s.scale_specials};
 }
 
-bool named_format(const std::string& name, QuantSpec& out) {
-  QuantSpec s;
-  if (name == "nvfp4" || name == "nvfp4_ue5m3") {  // TE NVFP4BlockScaling element format (RHT/2D/SR
-    s.element = ElementFormat::fp4_e2m1;             // are per-operand choices)
-    s.block = 16;
-    s.scale = ScaleFormat::e4m3;
-    if (name == "nvfp4_ue5m3") {  // TE's prototype UE5M3 block scales: bias 15, NaN 0xFF, max 114688
-      s.scale = ScaleFormat::ufloat;
-      s.scale_exp_bits = 5;
-      s.scale_bias = 15;
-    }
-  } else if (name == "mxfp4") {  // OCP MX v1.0
-    s.element = ElementFormat::fp4_e2m1;
-    s.block = 32;
-    s.scale = ScaleFormat::ue8m0;
-    s.scale_rule = ScaleRule::floor;
-  } else if (name == "mxfp8") {  // TE MXFP8BlockScaling (E4M3 elements, scale rounded up)
-    s.element = ElementFormat::fp8_e4m3;
-    s.block = 32;
-    s.scale = ScaleFormat::ue8m0;
-    s.scale_rule = ScaleRule::ceil;
-  } else if (name == "fp8_e4m3" || name == "fp8_e5m2") {  // per-tensor current scaling
-    s.element = name == "fp8_e4m3" ? ElementFormat::fp8_e4m3 : ElementFormat::fp8_e5m2;
-    s.block = 0;
-    s.scale = ScaleFormat::fp32;
-  } else if (name == "bf16") {
-    s.element = ElementFormat::bf16;
-  } else if (name != "fp32") {
-    return false;
-  }
-  out = s;
-  return true;
-}
-
 std::string validate(const QuantSpec& s, int64_t rows, int64_t cols) {
   if (rows < 0 || cols < 0) return cat("negative shape ", rows, "x", cols);
   const std::string element = to_string(s.element);
   if (s.block < 0) return cat("block size ", s.block, " is negative");
-  if (s.rounding == Rounding::sr && s.element != ElementFormat::fp4_e2m1)
-    return cat("stochastic rounding is only defined for fp4_e2m1 elements, not ", element);
-  switch (s.element) {
-    case ElementFormat::none:
-    case ElementFormat::bf16:
-      if (s.scale != ScaleFormat::none || s.block != 0 || s.tile != Tile::d1)
-        return cat(element, " takes no scale, block or tile options");
-      if (s.element == ElementFormat::none && s.rht)
-        return "rht needs a quantized element format (its output is rounded to bf16)";
-      break;
-    case ElementFormat::fp8_e4m3:
-    case ElementFormat::fp8_e5m2:
-      if (s.scale == ScaleFormat::e4m3 || s.scale == ScaleFormat::ufloat)
-        return cat(s.scale == ScaleFormat::ufloat ? "a " : "an ", to_string(s.scale),
-                   " block scale needs fp4_e2m1 elements (NVFP4), not ", element);
-      break;
-    case ElementFormat::fp4_e2m1:
-      break;
+  const ElementFormatInfo& info = element_info(s.element);
+  if (s.rounding == Rounding::sr && !info.stochastic_rounding)
+    return cat("stochastic rounding is only defined for ", elements_with(&ElementFormatInfo::stochastic_rounding),
+               " elements, not ", element);
+  if (!info.scaled) {
+    if (s.scale != ScaleFormat::none || s.block != 0 || s.tile != Tile::d1)
+      return cat(element, " takes no scale, block or tile options");
+    if (s.element == ElementFormat::none && s.rht)
+      return "rht needs a quantized element format (its output is rounded to bf16)";
+  } else if (!info.two_level_scales && (s.scale == ScaleFormat::e4m3 || s.scale == ScaleFormat::ufloat)) {
+    return cat(s.scale == ScaleFormat::ufloat ? "a " : "an ", to_string(s.scale), " block scale needs ",
+               elements_with(&ElementFormatInfo::two_level_scales), " elements (NVFP4), not ", element);
   }
   if (s.scale == ScaleFormat::none && s.block != 0)
     return cat("block size ", s.block, " needs a scale format (scale is none)");

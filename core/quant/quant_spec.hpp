@@ -1,5 +1,6 @@
 // QuantSpec: how one GEMM operand is quantized (element format, block, scale, tile, rounding, RHT).
-// Plain data with named enum values; the recipe (core/model/recipe.hpp) picks one per operand.
+// Plain data with named enum values; the recipe (core/model/recipe.hpp) picks one per operand. What
+// each element format can do, and the named formats, are rows of core/quant/format_table.hpp.
 // This file holds no numerics; see core/quant/quantize.hpp for the quantizer.
 #pragma once
 #include <cstdint>
@@ -191,11 +192,6 @@ std::string describe(const QuantSpec&);
 // The grid a block scale code lives on: E4M3 read as unsigned (4, 3, bias 7, fn) for e4m3 scales, the
 // spec's scale_exp_bits, scale_man_bits, scale_bias and scale_specials for ufloat.
 Ufloat block_scale_grid(const QuantSpec&);
-
-// Named presets of a single operand format (nvfp4, nvfp4_ue5m3, mxfp4, mxfp8, fp8_e4m3, fp8_e5m2,
-// bf16, fp32).
-// Returns false for an unknown name.
-bool named_format(const std::string& name, QuantSpec& out);
 
 // Why `spec` is impossible on a last axis of length `cols` (and `rows` for 2D tiles), or "" if valid:
 // a one-line message. Rules: block divides cols; 2D tiles need a block and rows % block == 0; SR only

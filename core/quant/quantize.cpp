@@ -13,6 +13,7 @@
 
 #include "core/formats/fp8.hpp"
 #include "core/quant/block_scale.hpp"
+#include "core/quant/format_table.hpp"
 #include "core/quant/encode_kernels.hpp"
 #include "core/quant/philox.hpp"
 #include "core/quant/rht.hpp"
@@ -164,8 +165,7 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
     quantize(out, out, rows, cols, rest, rnd, extra, delayed_scale);
     return;
   }
-  const bool has_codes = spec.element == ElementFormat::fp4_e2m1 || spec.element == ElementFormat::fp8_e4m3 ||
-                         spec.element == ElementFormat::fp8_e5m2;
+  const bool has_codes = element_info(spec.element).codes;
   const bool has_scale_bytes = has_scale_codes(spec);
   const bool block_scaled = spec.scale != ScaleFormat::none && spec.block > 0;
   const bool want_stats = extra.stats != nullptr;
@@ -265,7 +265,7 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   uint8_t* codes = extra.codes && has_codes ? extra.codes->data() : nullptr;
   uint8_t* scales = extra.scales && has_scale_bytes ? extra.scales->data() : nullptr;
   const RowFn encode_row = row_function(spec, codes != nullptr, tally);
-  const float saturation_limit = element_max(spec.element);
+  const float saturation_limit = element_info(spec.element).max;
   const bool stochastic = spec.rounding == Rounding::sr;
   const PhiloxStream stream(rnd);
   std::vector<RowStats> row_stats(tally != Tally::none ? static_cast<size_t>(rows) : 0);

@@ -11,6 +11,7 @@
 #include "core/formats/fp4_e2m1.hpp"
 #include "core/formats/fp8.hpp"
 #include "core/quant/block_scale.hpp"
+#include "core/quant/format_table.hpp"
 #include "core/quant/philox.hpp"
 #include "core/quant/quantize.hpp"
 #include "core/quant/rht.hpp"
@@ -21,22 +22,8 @@ namespace {
 float abs_max(float acc, float x) { return std::fabs(x) > acc ? std::fabs(x) : acc; }  // NaN ignored
 
 uint8_t encode_element(ElementFormat element, Rounding rounding, float y, uint8_t random_byte) {
-  switch (element) {
-    case ElementFormat::fp4_e2m1:
-      return rounding == Rounding::sr ? fp4_e2m1_encode_sr(y, random_byte) : fp4_e2m1_encode_rne(y);
-    case ElementFormat::fp8_e4m3: return fp8_e4m3_encode_rne(y);
-    case ElementFormat::fp8_e5m2: return fp8_e5m2_encode_rne(y);
-    default: return 0;
-  }
-}
-
-float decode_element(ElementFormat element, uint8_t code) {
-  switch (element) {
-    case ElementFormat::fp4_e2m1: return fp4_e2m1_decode(code);
-    case ElementFormat::fp8_e4m3: return fp8_e4m3_decode(code);
-    case ElementFormat::fp8_e5m2: return fp8_e5m2_decode(code);
-    default: return 0.0f;
-  }
+  const ElementFormatInfo& e = element_info(element);
+  return static_cast<uint8_t>(rounding == Rounding::sr ? e.encode_sr(y, random_byte) : e.encode(y));
 }
 
 // 4over6 (core/quant/NUMERICS.md, TE dialects) written out element by element: the error of
@@ -98,8 +85,7 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
   if (extra.reduce_amax && needs_tensor_amax(spec) && !spec.row_scaled) amax = (*extra.reduce_amax)(amax);
   const TensorScaling tensor = tensor_scaling(spec, amax, delayed_scale);
 
-  const bool has_codes = spec.element == ElementFormat::fp4_e2m1 || spec.element == ElementFormat::fp8_e4m3 ||
-                         spec.element == ElementFormat::fp8_e5m2;
+  const bool has_codes = element_info(spec.element).codes;
   const bool has_scale_bytes = has_scale_codes(spec);
   const int64_t block = spec.block > 0 ? spec.block : cols;  // loop unit along a row
   const int64_t blocks_per_row = block > 0 ? cols / block : 0;
@@ -109,7 +95,7 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
   if (extra.row_amax) extra.row_amax->clear();
   if (extra.window_amax) extra.window_amax->clear();
   const PhiloxStream stream(rnd);
-  const float saturation_limit = element_max(spec.element);
+  const float saturation_limit = element_info(spec.element).max;
 
   QuantStats stats;
   stats.amax = amax;
@@ -169,7 +155,7 @@ void quantize_reference(const float* in, float* out, int64_t rows, int64_t cols,
           if (spec.rounding == Rounding::sr) stream.group_bytes(g / 16, random_bytes);
           y = v * scale.encode;
           const uint8_t code = encode_element(spec.element, spec.rounding, y, random_bytes[g % 16]);
-          result = decode_element(spec.element, code) * scale.decode;
+          result = element_info(spec.element).decode(code) * scale.decode;
           if (extra.codes) (*extra.codes)[i] = code;
         }
         out[i] = result;

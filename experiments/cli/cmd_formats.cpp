@@ -10,13 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "core/formats/bf16.hpp"
-#include "core/formats/fp4_e2m1.hpp"
-#include "core/formats/fp8.hpp"
 #include "core/formats/ue8m0.hpp"
 #include "core/io/h5.hpp"
 #include "core/quant/block_scale.hpp"
 #include "core/quant/conformance.hpp"
+#include "core/quant/format_table.hpp"
 #include "core/quant/quant_options.hpp"
 #include "core/quant/quantize.hpp"
 #include "experiments/cli/commands.hpp"
@@ -40,25 +38,6 @@ QuantSpec spec_of(const std::string& name) {
 }
 
 // ---- parameters ----
-
-std::string element_summary(ElementFormat e) {
-  switch (e) {
-    case ElementFormat::fp4_e2m1:
-      return "fp4_e2m1: 1 sign, 2 exponent (bias 1), 1 mantissa bit; values 0 0.5 1 1.5 2 3 4 6; max 6; "
-             "no Inf/NaN codes (NaN -> +6, +-Inf -> +-6); sign of zero kept";
-    case ElementFormat::fp8_e4m3:
-      return "fp8_e4m3 (fn): 1 sign, 4 exponent (bias 7), 3 mantissa bits; max 448; min normal 2^-6; "
-             "subnormals down to 2^-9; NaN 0x7F/0xFF; no Inf (encoder saturates)";
-    case ElementFormat::fp8_e5m2:
-      return "fp8_e5m2: 1 sign, 5 exponent (bias 15), 2 mantissa bits; max 57344; min normal 2^-14; "
-             "subnormals down to 2^-16; Inf 0x7C; NaN 0x7D-0x7F (encoder saturates Inf, NaN -> 0x7F)";
-    case ElementFormat::bf16:
-      return "bf16: 1 sign, 8 exponent, 7 mantissa bits; max 3.3895e38; RNE, overflow -> Inf";
-    case ElementFormat::none:
-      return "fp32 pass-through (no quantization)";
-  }
-  return "";
-}
 
 std::string scale_summary(const QuantSpec& s) {
   switch (s.scale) {
@@ -96,80 +75,39 @@ std::string scale_summary(const QuantSpec& s) {
 
 void print_parameters(const std::string& name, const QuantSpec& s) {
   std::printf("%s: %s\n", name.c_str(), describe(s).c_str());
-  std::printf("  element    %s\n", element_summary(s.element).c_str());
+  const ElementFormatInfo& e = element_info(s.element);
+  std::printf("  element    %s\n", e.summary);
   if (s.block > 0)
     std::printf("  block      %d elements along the last axis (--tile 2d: %dx%d tiles share one scale)\n", s.block,
                 s.block, s.block);
   std::printf("  scale      %s\n", scale_summary(s).c_str());
-  std::printf("  rounding   rne%s\n", s.element == ElementFormat::fp4_e2m1
-                                          ? "; sr: 8 random bits per element, P(away from zero) = floor(256 f)/256"
-                                          : "");
-  if (s.element == ElementFormat::fp4_e2m1) std::printf("  rht        optional 16-point Hadamard (TE signs 0xD7E8), output rounded to bf16\n");
+  std::printf("  rounding   rne%s\n",
+              e.stochastic_rounding ? "; sr: 8 random bits per element, P(away from zero) = floor(256 f)/256" : "");
+  if (e.stochastic_rounding)
+    std::printf("  rht        optional 16-point Hadamard (TE signs 0xD7E8), output rounded to bf16\n");
 }
 
 // ---- edge-case tables ----
 
-struct Edge {
-  float x;
-  const char* note;
-};
-
-void print_edge_table(const char* title, const std::vector<Edge>& edges, uint32_t (*encode)(float),
-                      float (*decode)(uint32_t), int code_digits) {
-  std::printf("\n%s\n  %-16s %-8s %-14s %s\n", title, "input", "code", "value", "note");
-  for (const Edge& e : edges) {
-    const uint32_t code = encode(e.x);
+void print_element_edges(ElementFormat element) {
+  const ElementFormatInfo& e = element_info(element);
+  if (e.edges.empty()) return;
+  const int code_digits = (e.bits + 3) / 4;
+  std::printf("\n%s\n  %-16s %-8s %-14s %s\n", e.edge_title, "input", "code", "value", "note");
+  for (const EdgeCase& edge : e.edges) {
+    const uint32_t code = e.encode(edge.x);
     char code_text[16];
     std::snprintf(code_text, sizeof code_text, "0x%0*X", code_digits, code);
-    std::printf("  %-16.9g %-8s %-14.9g %s\n", e.x, code_text, decode(code), e.note);
+    std::printf("  %-16.9g %-8s %-14.9g %s\n", edge.x, code_text, e.decode(code), edge.note);
   }
-}
-
-void print_element_edges(ElementFormat element) {
-  switch (element) {
-    case ElementFormat::fp4_e2m1:
-      print_edge_table("fp4_e2m1, round to nearest even (satfinite):",
-                       {{0.25f, "tie -> 0 (even)"}, {0.2500001f, "just above the tie"}, {0.5f, "subnormal"},
-                        {0.75f, "tie -> 1"}, {1.25f, "tie -> 1"}, {1.75f, "tie -> 2"}, {2.5f, "tie -> 2"},
-                        {3.5f, "tie -> 4"}, {5.0f, "tie -> 4"}, {5.0001f, "above the tie -> 6"},
-                        {6.5f, "saturates"}, {kInf, "saturates"}, {-kInf, "saturates, sign kept"},
-                        {kNan, "NaN -> +6"}, {-0.0f, "sign of zero kept"}, {-0.1f, "rounds to -0"}},
-                       [](float x) -> uint32_t { return fp4_e2m1_encode_rne(x); },
-                       [](uint32_t c) { return fp4_e2m1_decode(static_cast<uint8_t>(c)); }, 1);
-      {
-        const float x = 0.3f;  // f = 0.6 of the step 0.5 above 0
-        int away = 0;
-        for (int r = 0; r < 256; ++r) away += fp4_e2m1_encode_sr(x, static_cast<uint8_t>(r)) == 0x1;
-        std::printf("  sr: %.9g rounds away from zero (to 0.5) for %d of 256 random bytes = floor(256 * 0.6)\n", x,
-                    away);
-      }
-      break;
-    case ElementFormat::fp8_e4m3:
-      print_edge_table("fp8_e4m3, round to nearest even (satfinite):",
-                       {{0x1p-10f, "tie -> 0 (even)"}, {0x1.8p-10f, "tie -> 2^-9"}, {0x1p-9f, "min subnormal"},
-                        {0x1p-6f, "min normal"}, {1.0625f, "tie -> 1.0"}, {1.1875f, "tie -> 1.25"},
-                        {448.0f, "max"}, {464.0f, "tie -> 448"}, {500.0f, "saturates"}, {kInf, "saturates"},
-                        {kNan, "NaN -> 0x7F"}, {-0.0f, "sign of zero kept"}},
-                       [](float x) -> uint32_t { return fp8_e4m3_encode_rne(x); },
-                       [](uint32_t c) { return fp8_e4m3_decode(static_cast<uint8_t>(c)); }, 2);
-      break;
-    case ElementFormat::fp8_e5m2:
-      print_edge_table("fp8_e5m2, round to nearest even (satfinite):",
-                       {{0x1p-17f, "tie -> 0 (even)"}, {0x1p-16f, "min subnormal"}, {0x1p-14f, "min normal"},
-                        {1.125f, "tie -> 1.0"}, {1.375f, "tie -> 1.5"}, {57344.0f, "max"}, {61440.0f, "saturates"},
-                        {kInf, "saturates"}, {kNan, "NaN -> 0x7F"}, {-0.0f, "sign of zero kept"}},
-                       [](float x) -> uint32_t { return fp8_e5m2_encode_rne(x); },
-                       [](uint32_t c) { return fp8_e5m2_decode(static_cast<uint8_t>(c)); }, 2);
-      break;
-    case ElementFormat::bf16:
-      print_edge_table("bf16, round to nearest even:",
-                       {{1.0f + 0x1p-8f, "tie -> 1"}, {1.0f + 0x3p-8f, "tie -> 1 + 2^-6"}, {0x1p-133f, "min subnormal"},
-                        {kBf16Max, "max"}, {FLT_MAX, "overflows to Inf"}, {kNan, "stays NaN"}, {-0.0f, "sign kept"}},
-                       [](float x) -> uint32_t { return bf16_encode_rne(x); },
-                       [](uint32_t c) { return bf16_decode(static_cast<uint16_t>(c)); }, 4);
-      break;
-    case ElementFormat::none:
-      break;
+  if (e.encode_sr) {
+    const float x = 0.3f;  // f = 0.6 of the step 0.5 above 0
+    int away = 0;
+    float away_value = 0.0f;
+    for (int r = 0; r < 256; ++r)
+      if (const float v = e.decode(e.encode_sr(x, static_cast<uint8_t>(r))); v != 0.0f) ++away, away_value = v;
+    std::printf("  sr: %.9g rounds away from zero (to %.9g) for %d of 256 random bytes = floor(256 * 0.6)\n", x,
+                away_value, away);
   }
 }
 
@@ -183,20 +121,20 @@ void print_scale_edges(const QuantSpec& s) {
     const float min_sub = g.decode(1), max = g.max_value(), below_max = g.decode(g.max_code() - 1);
     std::printf("\n%s, rounded to nearest (even) / up / down (satfinite):\n  %-16s %-8s %-8s %-8s %s\n",
                 ufloat_name(g).c_str(), "input", "nearest", "up", "down", "note");
-    const Edge edges[] = {{min_sub / 2, "tie -> 0 (even)"}, {min_sub, "min subnormal"},
+    const EdgeCase edges[] = {{min_sub / 2, "tie -> 0 (even)"}, {min_sub, "min subnormal"},
                           {min_sub * 1.5f, "tie between the first two subnormals"},
                           {(below_max + max) / 2, "tie below max"}, {max, "max"}, {max * 1.0625f, "saturates"},
                           {kInf, "saturates"}, {kNan, "NaN"}, {-1.0f, "negative -> 0"}};
-    for (const Edge& e : edges)
+    for (const EdgeCase& e : edges)
       std::printf("  %-16.9g 0x%02X     0x%02X     0x%02X     %s\n", e.x, g.encode(e.x, UfloatRounding::nearest),
                   g.encode(e.x, UfloatRounding::up), g.encode(e.x, UfloatRounding::down), e.note);
   } else if (s.scale == ScaleFormat::ue8m0) {
     std::printf("\nue8m0 (2^(code-127), 0xFF = NaN), codes of a power of two rounded down / up:\n  %-16s %-8s %-8s %s\n",
                 "input", "floor", "ceil", "note");
-    const Edge edges[] = {{1.0f, "exact"}, {1.5f, "between 1 and 2"}, {0.75f, "between 0.5 and 1"},
+    const EdgeCase edges[] = {{1.0f, "exact"}, {1.5f, "between 1 and 2"}, {0.75f, "between 0.5 and 1"},
                           {0.0f, "clamps to 2^-127"}, {0x1p-130f, "clamps to 2^-127"},
                           {FLT_MAX, "2^127"}, {kInf, "saturates to 2^127"}, {kNan, "NaN"}};
-    for (const Edge& e : edges)
+    for (const EdgeCase& e : edges)
       std::printf("  %-16.9g 0x%02X     0x%02X     %s\n", e.x, ue8m0_encode_floor(e.x), ue8m0_encode_ceil(e.x), e.note);
     std::printf("  MX block scale (%s rule): block_amax 7.5 -> code 0x%02X; block_amax 0 -> 0x%02X; an Inf element -> "
                 "0x%02X\n",
@@ -206,9 +144,9 @@ void print_scale_edges(const QuantSpec& s) {
 }
 
 void list_formats() {
-  std::printf("%-12s %s\n", "name", "format");
-  for (const std::string& name : conformance_formats())
-    std::printf("%-12s %s\n", name.c_str(), describe(spec_of(name)).c_str());
+  std::printf("%-12s %-34s %s\n", "name", "format", "source");
+  for (const NamedFormat& f : named_formats())
+    std::printf("%-12s %-34s %s\n", f.name.c_str(), describe(f.spec).c_str(), f.source.c_str());
   std::printf("\nfp4lab formats NAME           parameters and edge cases of one format\n"
               "fp4lab formats [NAME] --vectors OUT.h5   conformance vectors (all formats without NAME)\n");
 }
@@ -246,7 +184,9 @@ void run_formats(const FormatsOptions& o) {
       list_formats();
       return;
     }
-    write_vectors(conformance_formats(), o.vectors);
+    std::vector<std::string> names;
+    for (const NamedFormat& f : named_formats()) names.push_back(f.name);
+    write_vectors(names, o.vectors);
     return;
   }
   const QuantSpec s = spec_of(o.name);
@@ -261,7 +201,7 @@ void run_formats(const FormatsOptions& o) {
 void add_formats_command(CLI::App& app) {
   auto o = std::make_shared<FormatsOptions>();
   CLI::App* cmd = app.add_subcommand("formats", "Number formats: parameters, edge cases, conformance vectors");
-  cmd->add_option("NAME", o->name, "nvfp4, nvfp4_ue5m3, mxfp4, mxfp8, fp8_e4m3, fp8_e5m2, bf16 or fp32 (omit to list)");
+  cmd->add_option("NAME", o->name, named_format_list() + " (omit to list)");
   cmd->add_option("--vectors", o->vectors, "write conformance vectors to this HDF5 file");
   cmd->callback([o] { run_formats(*o); });
 }

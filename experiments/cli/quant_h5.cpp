@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "core/quant/format_table.hpp"
 #include "core/quant/quant_options.hpp"
 #include "experiments/cli/commands.hpp"
 
@@ -19,9 +20,9 @@ namespace {
 void add_quantize_options(CLI::App* cmd, QuantizeOptions& o, const std::string& prefix) {
   const std::string p = "--" + prefix;
   const std::string of = prefix.empty() ? "" : " (operand " + prefix.substr(0, prefix.size() - 1) + ")";
-  cmd->add_option(p + "format", o.format, "nvfp4, nvfp4_ue5m3, mxfp4, mxfp8, fp8_e4m3, fp8_e5m2 or bf16" + of)
-      ->required()
-      ->check(CLI::IsMember({"nvfp4", "nvfp4_ue5m3", "mxfp4", "mxfp8", "fp8_e4m3", "fp8_e5m2", "bf16"}));
+  std::vector<std::string> names;
+  for (const NamedFormat& f : named_formats()) names.push_back(f.name);
+  cmd->add_option(p + "format", o.format, named_format_list() + of)->required()->check(CLI::IsMember(names));
   // Values are checked by spec_from_options() (build_spec), whose messages the Python module shares.
   for (const SpecField& f : spec_fields()) {
     if (f.option.empty()) continue;

@@ -18,6 +18,7 @@
 #include "analysis/report.hpp"
 #include "core/config/config.hpp"
 #include "core/quant/conformance.hpp"
+#include "core/quant/format_table.hpp"
 #include "core/quant/quant_options.hpp"
 #include "core/quant/quantize.hpp"
 
@@ -145,23 +146,22 @@ py::dict recipe_py(const std::string& name) {
   return root;
 }
 
-// {format: {"description": ..., "variants": {variant: {"options": {...}, "seed": n}}}}
+// {format: {"description", "source", "variants": {variant: {"options": {...}, "seed": n}}}}
 py::dict formats_py() {
   py::dict formats;
-  for (const std::string& name : conformance_formats()) {
-    QuantSpec s;
-    named_format(name, s);
+  for (const NamedFormat& named : named_formats()) {
     py::dict variants;
-    for (const ConformanceVariant& v : conformance_variants(name)) {
+    for (const ConformanceVariant& v : conformance_variants(named.name)) {
       py::dict d;
       d["options"] = v.options;
       d["seed"] = v.seed;
       variants[v.name.c_str()] = d;
     }
     py::dict f;
-    f["description"] = describe(s);
+    f["description"] = describe(named.spec);
+    f["source"] = named.source;
     f["variants"] = variants;
-    formats[name.c_str()] = f;
+    formats[named.name.c_str()] = f;
   }
   return formats;
 }

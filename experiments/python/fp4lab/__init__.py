@@ -63,14 +63,17 @@ def _as_float32_matrix(x) -> np.ndarray:
 def quantize(x, format: str = "nvfp4", seed: int = 0, spec: Optional[Dict[str, Any]] = None, **options) -> Quantized:
     """Quantize a float32 [rows, cols] array as `fp4lab quantize` does, along the last axis.
 
-    format: nvfp4, mxfp4, mxfp8, fp8_e4m3, fp8_e5m2, bf16 or fp32. seed: the stochastic rounding
-    seed. options (see fp4lab.options()): block, scale, scale_rule, tile, rounding, rht, rht_size,
-    rht_seed, te_formula, four_over_six, global_e4m3_max, row_scaled, operand_dtype, encode_window. Or,
-    instead of format and options, spec: one operand of a recipe (fp4lab.recipe(name)["quantized"]["fprop_x"])
+    format: one of FORMATS. seed: the stochastic rounding seed. options (see fp4lab.options()):
+    OPTIONS. Or, instead of format and options, spec: one operand of a recipe (fp4lab.recipe(name)["quantized"]["fprop_x"])
     or a Quantized.spec. Raises ValueError with the command's message for an unknown option or
     value, or a shape the format cannot take. The GIL is released while the quantizer runs.
     """
     return Quantized(**_fp4lab.quantize(_as_float32_matrix(x), format, int(seed), options, spec or {}))
+
+
+# The lists come from the C++ format table and option list, so the docstring names every one.
+quantize.__doc__ = quantize.__doc__.replace("FORMATS", ", ".join(_fp4lab.formats())).replace(
+    "OPTIONS", ", ".join(_fp4lab.option_names()))
 
 
 def options() -> Dict[str, str]:
@@ -91,7 +94,7 @@ def recipe_names():
 
 
 formats: Dict[str, Any] = _fp4lab.formats()
-"""The named formats: {name: {"description", "variants": {variant: {"options", "seed"}}}}; the
+"""The named formats: {name: {"description", "source", "variants": {variant: {"options", "seed"}}}}; the
 variants are those of the conformance vectors (`fp4lab formats --vectors`)."""
 
 
