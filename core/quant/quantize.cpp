@@ -138,6 +138,128 @@ class BlockScaler {
   BlockScale table_[256];
 };
 
+// Pass 1 (with RHT, or when the tensor amax is needed before any block scale): the Hadamard
+// transform into `out`, each row's block amaxes (when block-scaled) and each row's amax.
+struct FirstPass {
+  std::vector<float> block_amax;  // rows x spans (block-scaled only)
+  std::vector<float> row_amax;    // rows
+};
+
+FirstPass first_pass(const float* in, float* out, int64_t rows, int64_t cols, const QuantSpec& spec, int64_t span,
+                     int64_t spans, bool block_scaled) {
+  FirstPass p;
+  p.block_amax.resize(block_scaled ? static_cast<size_t>(rows * spans) : 0);
+  p.row_amax.assign(static_cast<size_t>(rows), 0.0f);
+  const float* src = spec.rht ? out : in;
+  const Rht rht = spec.rht ? make_rht(spec.rht_size, spec.rht_sign_seed) : Rht{};
+  const bool rht_gives_blocks = spec.rht && block_scaled && span == spec.rht_size;  // its vectors are the blocks
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < rows; ++r) {
+    float* amax_row = block_scaled ? p.block_amax.data() + r * spans : nullptr;
+    float row_amax = spec.rht ? rht_row(rht, in + r * cols, out + r * cols, cols, rht_gives_blocks ? amax_row : nullptr)
+                              : 0.0f;
+    if (block_scaled && !rht_gives_blocks) {
+      detail::block_abs_max(src + r * cols, span, spans, amax_row);
+      for (int64_t b = 0; b < spans; ++b) row_amax = detail::max_ignoring_nan(row_amax, amax_row[b]);
+    } else if (!spec.rht) {
+      row_amax = detail::abs_max_span(in + r * cols, cols);
+    }
+    p.row_amax[r] = row_amax;
+  }
+  return p;
+}
+
+// Window amaxes (encode_window W): the max of each window's block amaxes, then for 2D the max over
+// the window's W rows, stored on each of them. rows x cols/W; empty without windows.
+std::vector<float> window_amaxes(const QuantSpec& spec, int64_t rows, int64_t cols, int64_t span, int64_t spans,
+                                 const std::vector<float>& block_amax) {
+  const int64_t window = spec.encode_window, windows = window > 0 ? cols / window : 0;
+  std::vector<float> window_amax(static_cast<size_t>(rows * windows));
+  if (windows == 0) return window_amax;
+  const int64_t blocks_per_window = window / span;
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t w = 0; w < windows; ++w) {
+      float m = 0.0f;
+      for (int64_t j = 0; j < blocks_per_window; ++j)
+        m = detail::max_ignoring_nan(m, block_amax[size_t(r * spans + w * blocks_per_window + j)]);
+      window_amax[size_t(r * windows + w)] = m;
+    }
+  if (spec.tile == Tile::d2)
+    for (int64_t r0 = 0; r0 < rows; r0 += window)
+      for (int64_t w = 0; w < windows; ++w) {
+        float m = 0.0f;
+        for (int64_t r = r0; r < r0 + window; ++r) m = detail::max_ignoring_nan(m, window_amax[size_t(r * windows + w)]);
+        for (int64_t r = r0; r < r0 + window; ++r) window_amax[size_t(r * windows + w)] = m;
+      }
+  return window_amax;
+}
+
+// Block scales of 4over6, row-scaled and windowed NVFP4, chosen block by block (4over6: the
+// candidate with the smaller error over the block's rows of `x`), multipliers of the row's own
+// tensor scaling or of the block's window.
+struct AdaptiveScaler {
+  const QuantSpec& spec;
+  const TensorScaling& tensor;
+  const std::vector<float>& row_amax;     // row-scaled: each row's amax
+  const std::vector<float>& window_amax;  // windowed: rows x windows
+  int64_t cols, span, spans;
+
+  static bool needed(const QuantSpec& spec) {
+    return spec.four_over_six != FourOverSix::off || spec.row_scaled || spec.encode_window > 0;
+  }
+
+  void operator()(const float* x, int64_t band_rows, const float* block_amax, int64_t first_row, float* encode,
+                  float* decode, uint8_t* codes) const {
+    if (spec.encode_window > 0) {
+      const int64_t windows = cols / spec.encode_window;
+      for (int64_t b = 0; b < spans; ++b) {
+        const float w_amax = window_amax[size_t(first_row * windows + b * span / spec.encode_window)];
+        const BlockScale s = window_block_scale(spec, window_scaling(w_amax, spec.global_e4m3_max), block_amax[b]);
+        encode[b] = s.encode;
+        decode[b] = s.decode;
+        codes[b] = s.code;
+      }
+      return;
+    }
+    const TensorScaling t = spec.row_scaled ? tensor_scaling(spec, row_amax[first_row]) : tensor;
+    if (spec.four_over_six == FourOverSix::off)
+      for (int64_t b = 0; b < spans; ++b) codes[b] = nvfp4_scale_code(spec, block_amax[b], t.s_enc);
+    else
+      four_over_six_scale_codes(spec, t, x, cols, band_rows, block_amax, codes);
+    for (int64_t b = 0; b < spans; ++b) {
+      const BlockScale s = block_scale_from_code(spec, t, codes[b]);
+      encode[b] = s.encode;
+      decode[b] = s.decode;
+    }
+  }
+};
+
+// The tensor's statistics from its rows' (row order, so any thread count gives the same sums).
+QuantStats merge_row_stats(const std::vector<RowStats>& row_stats, const std::vector<int64_t>& row_first_nonfinite,
+                           float amax, int64_t rows, int64_t cols) {
+  QuantStats stats;
+  stats.amax = amax;
+  stats.count = rows * cols;
+  for (int64_t r = 0; r < rows; ++r) {
+    const RowStats& st = row_stats[r];
+    if (stats.first_nonfinite < 0 && row_first_nonfinite[r] >= 0) stats.first_nonfinite = r * cols + row_first_nonfinite[r];
+    stats.nonfinite += st.nonfinite;
+    stats.flushed += st.flushed;
+    stats.saturated += st.saturated;
+    stats.signal_energy += st.signal;
+    stats.error_energy += st.error;
+    if (st.scaled_blocks > 0) {
+      stats.scale_min = stats.scaled_blocks == 0 ? st.scale_min : std::min(stats.scale_min, st.scale_min);
+      stats.scale_max = stats.scaled_blocks == 0 ? st.scale_max : std::max(stats.scale_max, st.scale_max);
+      stats.scale_sum += st.scale_sum;
+      stats.scale_sum_sq += st.scale_sum_sq;
+      stats.scaled_blocks += st.scaled_blocks;
+    }
+  }
+  return stats;
+}
+
 }  // namespace
 
 double QuantStats::sqnr_db() const {
@@ -182,80 +304,19 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
   const bool tensor_amax_first = needs_tensor_amax(spec);
   const bool prepass = spec.rht || tensor_amax_first;
   const float* src = spec.rht ? out : in;
-  std::vector<float> kept_block_amax(prepass && block_scaled ? static_cast<size_t>(rows * spans) : 0);
-  std::vector<float> unit_amax(static_cast<size_t>(rows), 0.0f);  // per row (pass 1) or band (pass 2)
-  if (prepass) {
-    const Rht rht = spec.rht ? make_rht(spec.rht_size, spec.rht_sign_seed) : Rht{};
-    const bool rht_gives_blocks = spec.rht && block_scaled && span == spec.rht_size;  // its vectors are the blocks
-#pragma omp parallel for schedule(static)
-    for (int64_t r = 0; r < rows; ++r) {
-      float* amax_row = block_scaled ? kept_block_amax.data() + r * spans : nullptr;
-      float row_amax = spec.rht ? rht_row(rht, in + r * cols, out + r * cols, cols, rht_gives_blocks ? amax_row : nullptr)
-                                : 0.0f;
-      if (block_scaled && !rht_gives_blocks) {
-        detail::block_abs_max(src + r * cols, span, spans, amax_row);
-        for (int64_t b = 0; b < spans; ++b) row_amax = detail::max_ignoring_nan(row_amax, amax_row[b]);
-      } else if (!spec.rht) {
-        row_amax = detail::abs_max_span(in + r * cols, cols);
-      }
-      unit_amax[r] = row_amax;
-    }
-  }
+  FirstPass first = prepass ? first_pass(in, out, rows, cols, spec, span, spans, block_scaled) : FirstPass{};
+  std::vector<float>& kept_block_amax = first.block_amax;
+  std::vector<float>& unit_amax = first.row_amax;  // per row (pass 1) or band (pass 2)
+  if (!prepass) unit_amax.assign(static_cast<size_t>(rows), 0.0f);
   float amax = 0.0f;
   if (prepass)
     for (float a : unit_amax) amax = detail::max_ignoring_nan(amax, a);
   if (extra.reduce_amax && tensor_amax_first && !spec.row_scaled) amax = (*extra.reduce_amax)(amax);
   const TensorScaling tensor = tensor_scaling(spec, amax, delayed_scale);
   const BlockScaler scaler(spec, tensor);
-  // Window amaxes (encode_window): the max of the window's block amaxes, then for 2D the max over
-  // the window's W rows, stored on each of them.
-  const int64_t window = spec.encode_window, windows = window > 0 ? cols / window : 0;
-  std::vector<float> window_amax(static_cast<size_t>(rows * windows));
-  if (windows > 0) {
-    const int64_t blocks_per_window = window / span;
-#pragma omp parallel for schedule(static)
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t w = 0; w < windows; ++w) {
-        float m = 0.0f;
-        for (int64_t j = 0; j < blocks_per_window; ++j)
-          m = detail::max_ignoring_nan(m, kept_block_amax[size_t(r * spans + w * blocks_per_window + j)]);
-        window_amax[size_t(r * windows + w)] = m;
-      }
-    if (spec.tile == Tile::d2)
-      for (int64_t r0 = 0; r0 < rows; r0 += window)
-        for (int64_t w = 0; w < windows; ++w) {
-          float m = 0.0f;
-          for (int64_t r = r0; r < r0 + window; ++r) m = detail::max_ignoring_nan(m, window_amax[size_t(r * windows + w)]);
-          for (int64_t r = r0; r < r0 + window; ++r) window_amax[size_t(r * windows + w)] = m;
-        }
-  }
-  // Block scales of 4over6, row-scaled and windowed NVFP4: codes chosen block by block (4over6: the
-  // candidate with the smaller error over the block's rows of `x`), multipliers of the row's own
-  // tensor scaling or of the block's window.
-  const bool adaptive = spec.four_over_six != FourOverSix::off || spec.row_scaled || windows > 0;
-  auto adaptive_scales = [&](const float* x, int64_t band_rows, const float* block_amax, int64_t first_row,
-                             float* encode, float* decode, uint8_t* codes) {
-    if (windows > 0) {
-      for (int64_t b = 0; b < spans; ++b) {
-        const float w_amax = window_amax[size_t(first_row * windows + b * span / window)];
-        const BlockScale s = window_block_scale(spec, window_scaling(w_amax, spec.global_e4m3_max), block_amax[b]);
-        encode[b] = s.encode;
-        decode[b] = s.decode;
-        codes[b] = s.code;
-      }
-      return;
-    }
-    const TensorScaling t = spec.row_scaled ? tensor_scaling(spec, unit_amax[first_row]) : tensor;
-    if (spec.four_over_six == FourOverSix::off)
-      for (int64_t b = 0; b < spans; ++b) codes[b] = nvfp4_scale_code(spec, block_amax[b], t.s_enc);
-    else
-      four_over_six_scale_codes(spec, t, x, cols, band_rows, block_amax, codes);
-    for (int64_t b = 0; b < spans; ++b) {
-      const BlockScale s = block_scale_from_code(spec, t, codes[b]);
-      encode[b] = s.encode;
-      decode[b] = s.decode;
-    }
-  };
+  const std::vector<float> window_amax = window_amaxes(spec, rows, cols, span, spans, kept_block_amax);
+  const bool adaptive = AdaptiveScaler::needed(spec);
+  const AdaptiveScaler adaptive_scales{spec, tensor, unit_amax, window_amax, cols, span, spans};
 
   if (extra.codes) {  // every element's code is written below
     if (has_codes) extra.codes->resize(static_cast<size_t>(n));
@@ -350,28 +411,7 @@ void quantize(const float* in, float* out, int64_t rows, int64_t cols, const Qua
     for (const RowStats& st : row_stats) any = any || st.any_nonfinite;
     *extra.nonfinite = any;
   }
-  if (want_stats) {
-    QuantStats stats;
-    stats.amax = amax;
-    stats.count = n;
-    for (int64_t r = 0; r < rows; ++r) {
-      const RowStats& st = row_stats[r];
-      if (stats.first_nonfinite < 0 && row_first_nonfinite[r] >= 0) stats.first_nonfinite = r * cols + row_first_nonfinite[r];
-      stats.nonfinite += st.nonfinite;
-      stats.flushed += st.flushed;
-      stats.saturated += st.saturated;
-      stats.signal_energy += st.signal;
-      stats.error_energy += st.error;
-      if (st.scaled_blocks > 0) {
-        stats.scale_min = stats.scaled_blocks == 0 ? st.scale_min : std::min(stats.scale_min, st.scale_min);
-        stats.scale_max = stats.scaled_blocks == 0 ? st.scale_max : std::max(stats.scale_max, st.scale_max);
-        stats.scale_sum += st.scale_sum;
-        stats.scale_sum_sq += st.scale_sum_sq;
-        stats.scaled_blocks += st.scaled_blocks;
-      }
-    }
-    *extra.stats = stats;
-  }
+  if (want_stats) *extra.stats = merge_row_stats(row_stats, row_first_nonfinite, amax, rows, cols);
 }
 
 QuantizedTensor quantize_tensor(const std::vector<float>& x, int64_t rows, int64_t cols, const QuantSpec& spec,
