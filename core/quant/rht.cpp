@@ -417,218 +417,225 @@ inline void butterfly8(V (&v)[8], Add add, Sub sub) {
 
 }  // namespace
 
-#ifdef __AVX512F__
-// rht16_down8's stages on sixteen lanes (its comments hold here).
-__m512 rht16_down16(const Rht& rht, const float* in, int64_t ld, bool bf16_input, float* tile) {
-  const __m512i abs_mask = _mm512_set1_epi32(0x7FFFFFFF), one = _mm512_set1_epi32(1);
-  __m512i hi = _mm512_setzero_si512(), lo = _mm512_set1_epi32(-1), low_bits = _mm512_setzero_si512();
-  alignas(64) float x[16][16];
-#pragma GCC unroll 16
-  for (int i = 0; i < 16; ++i) {
-    __m512 e = _mm512_loadu_ps(in + i * ld);
-    const __m512i abs_bits = _mm512_and_si512(_mm512_castps_si512(e), abs_mask);
-    // (the masked forms with every lane set: GCC 12 warns that the plain ones' undefined source
-    // is uninitialized here)
-    hi = _mm512_mask_max_epi32(hi, 0xFFFF, hi, abs_bits);
-    lo = _mm512_mask_min_epu32(lo, 0xFFFF, lo, _mm512_sub_epi32(abs_bits, one));  // a zero wraps to the largest value
-    if (bf16_input) e = detail::bf16_round_finite16(e);
-    else low_bits = _mm512_or_si512(low_bits, abs_bits);
-    _mm512_store_ps(x[i], _mm512_mul_ps(e, _mm512_set1_ps(0.25f * rht.signs[size_t(i)])));
-  }
-  const int rounding = bf16_input ? 1 : 0;
-  const __m512i field_hi = _mm512_maskz_srli_epi32(0xFFFF, hi, 23);
-  const __m512i field_lo = _mm512_maskz_srli_epi32(0xFFFF, _mm512_add_epi32(lo, one), 23);  // 0 for an all-zero column
-  const __m512i span = _mm512_sub_epi32(field_hi, field_lo);
-  auto at_most = [](__m512i a, int limit) { return _mm512_cmple_epi32_mask(a, _mm512_set1_epi32(limit)); };
-  const __mmask16 common = at_most(field_hi, 254) & _mm512_cmpgt_epi32_mask(field_lo, _mm512_set1_epi32(25));
-  const __mmask16 fp64_ok = common & at_most(span, max_exact_span(4) - rounding);
-  const __mmask16 bf16_lanes = _mm512_testn_epi32_mask(low_bits, _mm512_set1_epi32(0xFFFF));
-  const __mmask16 fp32_ok = common & bf16_lanes & at_most(span, 12 - rounding) & at_most(field_hi, 250 - rounding);
+#ifdef __AVX2__
+namespace {
 
-  __m512 m = _mm512_setzero_ps();
-  auto finish16 = [&](__m512 y, int row) {
-    y = _mm512_add_ps(y, _mm512_setzero_ps());
-    m = _mm512_max_ps(_mm512_abs_ps(y), m);
-    _mm512_storeu_ps(tile + 16 * row, y);
-  };
-  if (fp32_ok == 0xFFFF) {
-    for (int half = 0; half < 2; ++half) {
-      __m512 v[8];
-#pragma GCC unroll 8
-      for (int i = 0; i < 8; ++i)
-        v[i] = half ? _mm512_sub_ps(_mm512_load_ps(x[i]), _mm512_load_ps(x[i + 8]))
-                    : _mm512_add_ps(_mm512_load_ps(x[i]), _mm512_load_ps(x[i + 8]));
-      butterfly8(v, [](__m512 a, __m512 b) { return _mm512_add_ps(a, b); }, [](__m512 a, __m512 b) { return _mm512_sub_ps(a, b); });
-#pragma GCC unroll 8
-      for (int i = 0; i < 8; ++i) finish16(detail::bf16_round_finite16(v[i]), 8 * half + i);
-    }
-  } else {
-    const auto add = [](__m512d a, __m512d b) { return _mm512_add_pd(a, b); };
-    const auto sub = [](__m512d a, __m512d b) { return _mm512_sub_pd(a, b); };
-    auto fp64_tile = [&](auto exact) {
-      constexpr bool once = decltype(exact)::value;
-      __m256 y[2][16];
-      for (int g = 0; g < 2; ++g) {
-        __m512d sum[8], diff[8];
-#pragma GCC unroll 8
-        for (int i = 0; i < 8; ++i) {
-          const __m512d a = _mm512_cvtps_pd(_mm256_load_ps(x[i] + 8 * g)), b = _mm512_cvtps_pd(_mm256_load_ps(x[i + 8] + 8 * g));
-          sum[i] = _mm512_add_pd(a, b);
-          diff[i] = _mm512_sub_pd(a, b);
-        }
-        butterfly8(sum, add, sub);
-        butterfly8(diff, add, sub);
-#pragma GCC unroll 8
-        for (int i = 0; i < 8; ++i) {
-          y[g][i] = once ? bf16_from_fp64(sum[i]) : _mm512_cvtpd_ps(sum[i]);
-          y[g][8 + i] = once ? bf16_from_fp64(diff[i]) : _mm512_cvtpd_ps(diff[i]);
-        }
-      }
-      m = _mm512_setzero_ps();
-      __mmask16 boundary = 0;
-#pragma GCC unroll 16
-      for (int i = 0; i < 16; ++i) {
-        __m512 f = _mm512_insertf32x8(_mm512_castps256_ps512(y[0][i]), y[1][i], 1);
-        if constexpr (!once) {
-          boundary |= _mm512_cmpeq_epi32_mask(_mm512_and_si512(_mm512_castps_si512(f), _mm512_set1_epi32(0xFFFF)),
-                                              _mm512_set1_epi32(0x8000));
-          f = detail::bf16_round_finite16(f);
-        }
-        finish16(f, i);
-      }
-      return __mmask16(boundary & fp64_ok);
-    };
-    if (bf16_input) fp64_tile(std::true_type{});
-    else if (fp64_tile(std::false_type{})) fp64_tile(std::true_type{});
+// The vector operations of rht16_down on eight lanes (AVX2) and sixteen (AVX-512): F holds one
+// fp32 per column, I its bits, D fp64 values of half the columns (Half as fp32); masks are ints,
+// bit j for column j.
+struct Lanes8 {
+  static constexpr int n = 8;
+  using F = __m256;
+  using I = __m256i;
+  using D = __m256d;
+  using Half = __m128;
+  static F load(const float* p) { return _mm256_loadu_ps(p); }
+  static F load_aligned(const float* p) { return _mm256_load_ps(p); }
+  static void store(float* p, F v) { _mm256_storeu_ps(p, v); }
+  static void store_aligned(float* p, F v) { _mm256_store_ps(p, v); }
+  static F zero() { return _mm256_setzero_ps(); }
+  static F set1(float v) { return _mm256_set1_ps(v); }
+  static F add(F a, F b) { return _mm256_add_ps(a, b); }
+  static F sub(F a, F b) { return _mm256_sub_ps(a, b); }
+  static F mul(F a, F b) { return _mm256_mul_ps(a, b); }
+  static F abs_max(F v, F acc) { return _mm256_max_ps(detail::abs_ps(v), acc); }
+  static F abs_max_bits(F v, F acc) { return detail::abs_max_bits(v, acc); }  // NaN kept
+  static F bf16_round(F v) { return detail::bf16_round_finite8(v); }
+  static I bits(F v) { return _mm256_castps_si256(v); }
+  static I abs_bits(F v) { return _mm256_and_si256(bits(v), _mm256_set1_epi32(0x7FFFFFFF)); }
+  static I ones() { return _mm256_set1_epi32(-1); }
+  static I izero() { return _mm256_setzero_si256(); }
+  static I max_i32(I a, I b) { return _mm256_max_epi32(a, b); }
+  static I min_u32(I a, I b) { return _mm256_min_epu32(a, b); }
+  static I or_(I a, I b) { return _mm256_or_si256(a, b); }
+  static I add_i32(I a, int b) { return _mm256_add_epi32(a, _mm256_set1_epi32(b)); }
+  static I sub_i32(I a, I b) { return _mm256_sub_epi32(a, b); }
+  static I field(I bits) { return _mm256_srli_epi32(bits, 23); }
+  static int mask(I m) { return _mm256_movemask_ps(_mm256_castsi256_ps(m)); }
+  static int at_most(I a, int limit) { return mask(_mm256_cmpgt_epi32(_mm256_set1_epi32(limit + 1), a)); }
+  static int above(I a, int limit) { return mask(_mm256_cmpgt_epi32(a, _mm256_set1_epi32(limit))); }
+  static int low16_equal(I a, int v) {
+    return mask(_mm256_cmpeq_epi32(_mm256_and_si256(a, _mm256_set1_epi32(0xFFFF)), _mm256_set1_epi32(v)));
   }
-  const int fallback = ~fp64_ok & 0xFFFF;
-  if (fallback) {
-    for (int j = 0; j < 16; ++j) {
-      if (!(fallback >> j & 1)) continue;
-      float column[16];
-      for (int i = 0; i < 16; ++i) column[i] = bf16_input ? bf16_round(in[i * ld + j]) : in[i * ld + j];
-      rht_row(rht, column, column, 16);
-      for (int i = 0; i < 16; ++i) tile[16 * i + j] = column[i];
-    }
-    __m512i mb = _mm512_setzero_si512();
-    for (int i = 0; i < 16; ++i)
-      mb = _mm512_max_epi32(mb, _mm512_and_si512(_mm512_loadu_si512(tile + 16 * i), abs_mask));  // NaN kept
-    m = _mm512_castsi512_ps(mb);
+  static D add(D a, D b) { return _mm256_add_pd(a, b); }
+  static D sub(D a, D b) { return _mm256_sub_pd(a, b); }
+  static D half_fp64(const float* p) { return _mm256_cvtps_pd(_mm_load_ps(p)); }
+  static Half fp32(D v) { return _mm256_cvtpd_ps(v); }
+  static Half bf16(D v) { return bf16_from_fp64(v); }
+  static F join(Half lo, Half hi) { return _mm256_set_m128(hi, lo); }
+};
+
+#ifdef __AVX512F__
+// (the masked forms with every lane set: GCC 12 warns that the plain ones' undefined source is
+// uninitialized here)
+struct Lanes16 {
+  static constexpr int n = 16;
+  using F = __m512;
+  using I = __m512i;
+  using D = __m512d;
+  using Half = __m256;
+  static F load(const float* p) { return _mm512_loadu_ps(p); }
+  static F load_aligned(const float* p) { return _mm512_load_ps(p); }
+  static void store(float* p, F v) { _mm512_storeu_ps(p, v); }
+  static void store_aligned(float* p, F v) { _mm512_store_ps(p, v); }
+  static F zero() { return _mm512_setzero_ps(); }
+  static F set1(float v) { return _mm512_set1_ps(v); }
+  static F add(F a, F b) { return _mm512_add_ps(a, b); }
+  static F sub(F a, F b) { return _mm512_sub_ps(a, b); }
+  static F mul(F a, F b) { return _mm512_mul_ps(a, b); }
+  static F abs_max(F v, F acc) { return _mm512_max_ps(_mm512_abs_ps(v), acc); }
+  static F abs_max_bits(F v, F acc) {  // NaN kept
+    return _mm512_castsi512_ps(_mm512_max_epi32(_mm512_castps_si512(acc), abs_bits(v)));
   }
-  return m;
-}
+  static F bf16_round(F v) { return detail::bf16_round_finite16(v); }
+  static I bits(F v) { return _mm512_castps_si512(v); }
+  static I abs_bits(F v) { return _mm512_and_si512(bits(v), _mm512_set1_epi32(0x7FFFFFFF)); }
+  static I ones() { return _mm512_set1_epi32(-1); }
+  static I izero() { return _mm512_setzero_si512(); }
+  static I max_i32(I a, I b) { return _mm512_mask_max_epi32(a, 0xFFFF, a, b); }
+  static I min_u32(I a, I b) { return _mm512_mask_min_epu32(a, 0xFFFF, a, b); }
+  static I or_(I a, I b) { return _mm512_or_si512(a, b); }
+  static I add_i32(I a, int b) { return _mm512_add_epi32(a, _mm512_set1_epi32(b)); }
+  static I sub_i32(I a, I b) { return _mm512_sub_epi32(a, b); }
+  static I field(I bits) { return _mm512_maskz_srli_epi32(0xFFFF, bits, 23); }
+  static int at_most(I a, int limit) { return _mm512_cmple_epi32_mask(a, _mm512_set1_epi32(limit)); }
+  static int above(I a, int limit) { return _mm512_cmpgt_epi32_mask(a, _mm512_set1_epi32(limit)); }
+  static int low16_equal(I a, int v) {
+    return _mm512_cmpeq_epi32_mask(_mm512_and_si512(a, _mm512_set1_epi32(0xFFFF)), _mm512_set1_epi32(v));
+  }
+  static D add(D a, D b) { return _mm512_add_pd(a, b); }
+  static D sub(D a, D b) { return _mm512_sub_pd(a, b); }
+  static D half_fp64(const float* p) { return _mm512_cvtps_pd(_mm256_load_ps(p)); }
+  static Half fp32(D v) { return _mm512_cvtpd_ps(v); }
+  static Half bf16(D v) { return bf16_from_fp64(v); }
+  static F join(Half lo, Half hi) { return _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1); }
+};
 #endif
 
-#ifdef __AVX2__
-__m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input, float* tile) {
+// rht16_down8 / rht16_down16 on L::n columns (rht.hpp).
+template <class L>
+typename L::F rht16_down(const Rht& rht, const float* in, int64_t ld, bool bf16_input, float* tile) {
+  using F = typename L::F;
+  using I = typename L::I;
+  using D = typename L::D;
+  using Half = typename L::Half;
+  constexpr int n = L::n, all = (1 << n) - 1;
   // Copy in times s_i / 4 (exact in the lanes the butterflies take: no subnormal results), rounded
   // to bf16 first if asked, gathering row_path16's tests per column (lane) on the raw inputs: no
   // NaN or Inf, no all-zero column, nonzero fields >= 26; the bf16 rounding can raise a field by
   // one, so the spans and the fp32 path's top field allow one less then. Lanes that fail take the
   // per-column fallback below, so the rounding here need not treat NaN.
-  const __m256i abs_mask = _mm256_set1_epi32(0x7FFFFFFF), one = _mm256_set1_epi32(1);
-  __m256i hi = _mm256_setzero_si256(), lo = _mm256_set1_epi32(-1), low_bits = _mm256_setzero_si256();
-  alignas(32) float x[16][8];  // the inputs times s_i / 4
+  I hi = L::izero(), lo = L::ones(), low_bits = L::izero();
+  alignas(64) float x[16][n];  // the inputs times s_i / 4
 #pragma GCC unroll 16
   for (int i = 0; i < 16; ++i) {
-    __m256 e = _mm256_loadu_ps(in + i * ld);
-    const __m256i abs_bits = _mm256_and_si256(_mm256_castps_si256(e), abs_mask);
-    hi = _mm256_max_epi32(hi, abs_bits);
-    lo = _mm256_min_epu32(lo, _mm256_sub_epi32(abs_bits, one));  // a zero wraps to the largest value
-    if (bf16_input) e = detail::bf16_round_finite8(e);
-    else low_bits = _mm256_or_si256(low_bits, abs_bits);
-    _mm256_store_ps(x[i], _mm256_mul_ps(e, _mm256_set1_ps(0.25f * rht.signs[size_t(i)])));
+    F e = L::load(in + i * ld);
+    const I abs_bits = L::abs_bits(e);
+    hi = L::max_i32(hi, abs_bits);
+    lo = L::min_u32(lo, L::add_i32(abs_bits, -1));  // a zero wraps to the largest value
+    if (bf16_input) e = L::bf16_round(e);
+    else low_bits = L::or_(low_bits, abs_bits);
+    L::store_aligned(x[i], L::mul(e, L::set1(0.25f * rht.signs[size_t(i)])));
   }
   const int rounding = bf16_input ? 1 : 0;
-  const __m256i field_hi = _mm256_srli_epi32(hi, 23);
-  const __m256i field_lo = _mm256_srli_epi32(_mm256_add_epi32(lo, one), 23);  // 0 for an all-zero column
-  const __m256i span = _mm256_sub_epi32(field_hi, field_lo);
-  auto at_most = [](__m256i a, int limit) { return _mm256_cmpgt_epi32(_mm256_set1_epi32(limit + 1), a); };
-  const __m256i common = _mm256_and_si256(at_most(field_hi, 254), _mm256_cmpgt_epi32(field_lo, _mm256_set1_epi32(25)));
-  const __m256i fp64_ok = _mm256_and_si256(common, at_most(span, max_exact_span(4) - rounding));
-  const __m256i bf16_lanes = _mm256_cmpeq_epi32(_mm256_and_si256(low_bits, _mm256_set1_epi32(0xFFFF)), _mm256_setzero_si256());
-  const __m256i fp32_ok = _mm256_and_si256(_mm256_and_si256(common, bf16_lanes),
-                                           _mm256_and_si256(at_most(span, 12 - rounding), at_most(field_hi, 250 - rounding)));
+  const I field_hi = L::field(hi);
+  const I field_lo = L::field(L::add_i32(lo, 1));  // 0 for an all-zero column
+  const I span = L::sub_i32(field_hi, field_lo);
+  const int common = L::at_most(field_hi, 254) & L::above(field_lo, 25);
+  const int fp64_ok = common & L::at_most(span, max_exact_span(4) - rounding);
+  const int bf16_lanes = L::low16_equal(low_bits, 0);
+  const int fp32_ok = common & bf16_lanes & L::at_most(span, 12 - rounding) & L::at_most(field_hi, 250 - rounding);
 
   // Stage h = 8 as the halves are formed (outputs 0-7 from x_i + x_(i+8), 8-15 from x_i - x_(i+8)),
   // then butterfly8 on each half; the sums (the 1/4 taken above) rounded to bf16, plus 0.0, which
   // turns exact zero sums into +0 (see rht_vector_butterfly).
-  __m256 m = _mm256_setzero_ps();
-  auto finish8 = [&](__m256 y, int row) {
-    y = _mm256_add_ps(y, _mm256_setzero_ps());
-    m = _mm256_max_ps(detail::abs_ps(y), m);
-    _mm256_storeu_ps(tile + 8 * row, y);
+  F m = L::zero();
+  auto finish = [&](F y, int row) {
+    y = L::add(y, L::zero());
+    m = L::abs_max(y, m);
+    L::store(tile + n * row, y);
   };
-  if (_mm256_movemask_ps(_mm256_castsi256_ps(fp32_ok)) == 0xFF) {  // every partial sum exact in fp32
+  const auto add = [](auto a, auto b) { return L::add(a, b); };
+  const auto sub = [](auto a, auto b) { return L::sub(a, b); };
+  if (fp32_ok == all) {  // every partial sum exact in fp32
     for (int half = 0; half < 2; ++half) {
-      __m256 v[8];
+      F v[8];
 #pragma GCC unroll 8
       for (int i = 0; i < 8; ++i)
-        v[i] = half ? _mm256_sub_ps(_mm256_load_ps(x[i]), _mm256_load_ps(x[i + 8]))
-                    : _mm256_add_ps(_mm256_load_ps(x[i]), _mm256_load_ps(x[i + 8]));
-      butterfly8(v, [](__m256 a, __m256 b) { return _mm256_add_ps(a, b); }, [](__m256 a, __m256 b) { return _mm256_sub_ps(a, b); });
+        v[i] = half ? L::sub(L::load_aligned(x[i]), L::load_aligned(x[i + 8]))
+                    : L::add(L::load_aligned(x[i]), L::load_aligned(x[i + 8]));
+      butterfly8(v, add, sub);
 #pragma GCC unroll 8
-      for (int i = 0; i < 8; ++i) finish8(detail::bf16_round_finite8(v[i]), 8 * half + i);
+      for (int i = 0; i < 8; ++i) finish(L::bf16_round(v[i]), 8 * half + i);
     }
   } else {
-    // fp64, four columns at a time, each input converted once. The exact sums go to fp32 (RNE) and
-    // are rounded to bf16 there: bf16's rounding boundaries are fp32 values and RNE is monotone, so
-    // that double rounding gives the bf16 RNE of the exact sum unless the fp32 value is itself a
-    // boundary (low half 0x8000); a tile with such a lane (fp64_ok lanes only matter) is redone
-    // with bf16_from_fp64, which rounds the fp64 bits once. Tiles of bf16 inputs, whose sums land
-    // on boundaries often, take bf16_from_fp64 at once.
-    const auto add = [](__m256d a, __m256d b) { return _mm256_add_pd(a, b); };
-    const auto sub = [](__m256d a, __m256d b) { return _mm256_sub_pd(a, b); };
+    // fp64, half the columns at a time, each input converted once. The exact sums go to fp32 (RNE)
+    // and are rounded to bf16 there: bf16's rounding boundaries are fp32 values and RNE is
+    // monotone, so that double rounding gives the bf16 RNE of the exact sum unless the fp32 value
+    // is itself a boundary (low half 0x8000); a tile with such a lane (fp64_ok lanes only matter)
+    // is redone with bf16_from_fp64, which rounds the fp64 bits once. Tiles of bf16 inputs, whose
+    // sums land on boundaries often, take bf16_from_fp64 at once.
     auto fp64_tile = [&](auto exact) {
       constexpr bool once = decltype(exact)::value;  // bf16 straight from the fp64 bits
-      __m128 y[2][16];
+      Half y[2][16];
       for (int g = 0; g < 2; ++g) {
-        __m256d sum[8], diff[8];
+        D sum[8], diff[8];
 #pragma GCC unroll 8
         for (int i = 0; i < 8; ++i) {
-          const __m256d a = _mm256_cvtps_pd(_mm_load_ps(x[i] + 4 * g)), b = _mm256_cvtps_pd(_mm_load_ps(x[i + 8] + 4 * g));
-          sum[i] = _mm256_add_pd(a, b);
-          diff[i] = _mm256_sub_pd(a, b);
+          const D a = L::half_fp64(x[i] + n / 2 * g), b = L::half_fp64(x[i + 8] + n / 2 * g);
+          sum[i] = L::add(a, b);
+          diff[i] = L::sub(a, b);
         }
         butterfly8(sum, add, sub);
         butterfly8(diff, add, sub);
 #pragma GCC unroll 8
         for (int i = 0; i < 8; ++i) {
-          y[g][i] = once ? bf16_from_fp64(sum[i]) : _mm256_cvtpd_ps(sum[i]);
-          y[g][8 + i] = once ? bf16_from_fp64(diff[i]) : _mm256_cvtpd_ps(diff[i]);
+          y[g][i] = once ? L::bf16(sum[i]) : L::fp32(sum[i]);
+          y[g][8 + i] = once ? L::bf16(diff[i]) : L::fp32(diff[i]);
         }
       }
-      m = _mm256_setzero_ps();
-      __m256i boundary = _mm256_setzero_si256();
+      m = L::zero();
+      int boundary = 0;
 #pragma GCC unroll 16
       for (int i = 0; i < 16; ++i) {
-        __m256 f = _mm256_set_m128(y[1][i], y[0][i]);
+        F f = L::join(y[0][i], y[1][i]);
         if constexpr (!once) {
-          const __m256i low = _mm256_and_si256(_mm256_castps_si256(f), _mm256_set1_epi32(0xFFFF));
-          boundary = _mm256_or_si256(boundary, _mm256_cmpeq_epi32(low, _mm256_set1_epi32(0x8000)));
-          f = detail::bf16_round_finite8(f);
+          boundary |= L::low16_equal(L::bits(f), 0x8000);
+          f = L::bf16_round(f);
         }
-        finish8(f, i);
+        finish(f, i);
       }
-      return _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_and_si256(boundary, fp64_ok)));
+      return boundary & fp64_ok;
     };
     if (bf16_input) fp64_tile(std::true_type{});  // sums of bf16 values land on boundaries often
     else if (fp64_tile(std::false_type{})) fp64_tile(std::true_type{});
   }
-  const int fallback = ~_mm256_movemask_ps(_mm256_castsi256_ps(fp64_ok)) & 0xFF;
+  const int fallback = ~fp64_ok & all;
   if (fallback) {  // those columns one by one through rht_row (the per-vector paths and the reference)
-    for (int j = 0; j < 8; ++j) {
+    for (int j = 0; j < n; ++j) {
       if (!(fallback >> j & 1)) continue;
       float column[16];
       for (int i = 0; i < 16; ++i) column[i] = bf16_input ? bf16_round(in[i * ld + j]) : in[i * ld + j];
       rht_row(rht, column, column, 16);
-      for (int i = 0; i < 16; ++i) tile[8 * i + j] = column[i];
+      for (int i = 0; i < 16; ++i) tile[n * i + j] = column[i];
     }
-    m = _mm256_setzero_ps();
-    for (int i = 0; i < 16; ++i) m = detail::abs_max_bits(_mm256_loadu_ps(tile + 8 * i), m);  // NaN kept
+    m = L::zero();
+    for (int i = 0; i < 16; ++i) m = L::abs_max_bits(L::load(tile + n * i), m);
   }
   return m;
 }
+
+}  // namespace
+
+__m256 rht16_down8(const Rht& rht, const float* in, int64_t ld, bool bf16_input, float* tile) {
+  return rht16_down<Lanes8>(rht, in, ld, bf16_input, tile);
+}
+
+#ifdef __AVX512F__
+__m512 rht16_down16(const Rht& rht, const float* in, int64_t ld, bool bf16_input, float* tile) {
+  return rht16_down<Lanes16>(rht, in, ld, bf16_input, tile);
+}
+#endif
 #endif
 
 Rht make_rht(int size, uint64_t sign_seed) {
