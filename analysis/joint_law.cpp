@@ -286,6 +286,7 @@ struct Run {
   std::vector<std::string> notes;                // per recipe
   std::vector<std::vector<double>> residuals;    // per recipe and point: mean − fitted (NaN: no mean)
   std::vector<std::vector<double>> pools;        // per recipe: its finite residuals
+  std::vector<std::vector<std::array<double, 3>>> located;  // per recipe: (N, D, residual) of each pool entry
   std::vector<std::array<double, 4>> range;      // per recipe: min/max N, min/max D of its points
 };
 
@@ -342,7 +343,7 @@ Run run_fit(const std::vector<Prepared>& recipes, int n_seeds, const JointOption
     return run;
   }
   run.full = fit_recipes(law, recipes, all, run);
-  run.residuals.resize(nr), run.pools.resize(nr), run.range.resize(nr);
+  run.residuals.resize(nr), run.pools.resize(nr), run.located.resize(nr), run.range.resize(nr);
   for (size_t r = 0; r < nr; ++r) {
     const Prepared& p = recipes[r];
     run.residuals[r].assign(p.n.size(), kNaN);
@@ -356,6 +357,7 @@ Run run_fit(const std::vector<Prepared>& recipes, int n_seeds, const JointOption
       const double res = d.y[i] - law_at(run.full.law, d.n[i], d.d[i], run.full.eff_n[r], run.full.eff_d[r]);
       run.residuals[r][size_t(d.point[i])] = res;
       run.pools[r].push_back(res);
+      run.located[r].push_back({d.n[i], d.d[i], res});
     }
   }
   if (n_seeds < 2) return run;
@@ -386,16 +388,30 @@ double token_gap_of(const Fit& f, int a, int b, double n, double d) {
 
 // A − B at (n, d) (b < 0: A's loss) under the run's fits: the estimate, and a prediction interval
 // over the bootstrap fits plus, for the loss, a resampled residual of each recipe's fit.
+// The paired residuals of a gap A − B: A's minus B's at each (N, D) where both have a point.
+std::vector<double> paired_residuals(const Run& run, int a, int b) {
+  std::vector<double> out;
+  for (const auto& pa : run.located[size_t(a)])
+    for (const auto& pb : run.located[size_t(b)])
+      if (std::fabs(pa[0] - pb[0]) <= kSame * pa[0] && std::fabs(pa[1] - pb[1]) <= kSame * pa[1])
+        out.push_back(pa[2] - pb[2]);
+  return out;
+}
+
+// A loss (b < 0) or gap with its prediction interval: the bootstrap fits plus a resampled residual,
+// for a gap the paired residual of A − B at one of the points both ran (the law's misfit at a
+// point is largely shared by the two recipes), or two independent ones when they share none.
 Estimate predict_loss(const Run& run, int a, int b, double n, double d, double confidence, std::mt19937_64& rng) {
   auto value = [&](const Fit& f) { return loss_of(f, a, n, d) - (b < 0 ? 0 : loss_of(f, b, n, d)); };
-  auto draw = [&](int r) {
-    if (r < 0 || run.pools[size_t(r)].empty()) return 0.0;
-    const auto& pool = run.pools[size_t(r)];
-    return pool[std::uniform_int_distribution<size_t>(0, pool.size() - 1)(rng)];
+  auto draw_from = [&](const std::vector<double>& pool) {
+    return pool.empty() ? 0.0 : pool[std::uniform_int_distribution<size_t>(0, pool.size() - 1)(rng)];
   };
+  const std::vector<double> paired = b < 0 ? std::vector<double>{} : paired_residuals(run, a, b);
   std::vector<double> v;
   for (const Fit& f : run.draws) {
-    const double e = draw(a) - (b < 0 ? 0 : draw(b));
+    double e = 0;
+    if (!paired.empty()) e = draw_from(paired);
+    else e = draw_from(run.pools[size_t(a)]) - (b < 0 ? 0 : draw_from(run.pools[size_t(b)]));
     v.push_back(value(f) + e);
   }
   return interval(value(run.full), v, confidence);
@@ -518,25 +534,37 @@ JointLaw fit_joint_law(std::vector<JointRecipe> recipes, const std::vector<std::
     at.push_back({o.at_params, o.at_tokens > 0 ? o.at_tokens : ratio * o.at_params});
   }
   std::mt19937_64 noise(o.seed + 1);
-  for (const auto& [ia, ib] : pairs) {
+  auto predict = [&](int ia, int ib, double n, double d) {
+    JointPrediction p;
+    p.a = ia, p.b = ib, p.params = n, p.tokens = d;
     const JointRecipe &ra = law.recipes[size_t(ia)], &rb = law.recipes[size_t(ib)];
-    for (const auto& [n, d] : at) {
-      JointPrediction p;
-      p.a = ia, p.b = ib, p.params = n, p.tokens = d;
-      if (!ra.fitted || !rb.fitted) {
-        p.note = (!ra.fitted ? ra.label : rb.label) + " has no fit";
-      } else {
-        p.loss_gap = predict_loss(run, ia, ib, n, d, o.confidence, noise);
-        p.token_gap = predict_tokens(run, ia, ib, n, d, o.confidence);
-        if (std::isinf(p.token_gap.value)) p.note = "unreachable: A's loss at unlimited data is above B's";
-        for (int r : {0, ia, ib}) {
-          const auto& g = run.range[size_t(r)];
-          if (n < g[0] * (1 - kSame) || n > g[1] * (1 + kSame) || d < g[2] * (1 - kSame) || d > g[3] * (1 + kSame))
-            p.extrapolated = true;
-        }
-      }
-      law.predictions.push_back(p);
+    if (!ra.fitted || !rb.fitted) {
+      p.note = (!ra.fitted ? ra.label : rb.label) + " has no fit";
+      return p;
     }
+    p.loss_gap = predict_loss(run, ia, ib, n, d, o.confidence, noise);
+    p.token_gap = predict_tokens(run, ia, ib, n, d, o.confidence);
+    if (std::isinf(p.token_gap.value)) p.note = "unreachable: A's loss at unlimited data is above B's";
+    for (int r : {0, ia, ib}) {
+      const auto& g = run.range[size_t(r)];
+      if (n < g[0] * (1 - kSame) || n > g[1] * (1 + kSame) || d < g[2] * (1 - kSame) || d > g[3] * (1 + kSame))
+        p.extrapolated = true;
+    }
+    return p;
+  };
+  for (const auto& [ia, ib] : pairs)
+    for (const auto& [n, d] : at) law.predictions.push_back(predict(ia, ib, n, d));
+  for (const JointQuery& q : o.queries) {
+    auto index = [&](const Selector& s) {
+      for (size_t r = 0; r < law.recipes.size(); ++r)
+        if (law.recipes[r].selector == s) return int(r);
+      return -1;
+    };
+    const int ia = index(q.a), ib = index(q.b);
+    JointPrediction p;
+    if (ia >= 0 && ib >= 0) p = predict(ia, ib, q.params, q.tokens);
+    else p.a = ia, p.b = ib, p.params = q.params, p.tokens = q.tokens, p.note = "not among the law's recipes";
+    law.answers.push_back(p);
   }
   // Leave-one-size-out: refit without every point at the largest N; predict the held-out points.
   double n_max = 0;

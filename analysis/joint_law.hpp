@@ -14,6 +14,12 @@
 
 namespace fp4lab::analysis {
 
+// One more prediction: the gaps A − B at (N, D) for two recipes of the law named by selector.
+struct JointQuery {
+  Selector a, b;
+  double params = kNaN, tokens = kNaN;
+};
+
 struct JointOptions {
   double confidence = 0.95;  // the percentile intervals
   int bootstrap = 2000;      // resamples of the seeds (one draw of seed indices shared by every recipe)
@@ -22,6 +28,7 @@ struct JointOptions {
   // One more (N, D): N = at_params with D = at_tokens, or when that is NaN the baseline's largest
   // tokens per parameter D/N times N. Nothing when at_params is NaN.
   double at_params = kNaN, at_tokens = kNaN;
+  std::vector<JointQuery> queries;  // answered in JointLaw::answers, in this order
 };
 
 struct Estimate {  // a fitted quantity and its percentile interval over the bootstrap fits
@@ -80,6 +87,7 @@ struct JointLaw {
   double rmse = kNaN;  // of the baseline's point means about the law
   int seeds = 0, samples = 0, failed = 0;  // distinct seeds; bootstrap resamples used and left out
   std::vector<JointPrediction> predictions;
+  std::vector<JointPrediction> answers;  // JointOptions::queries; a or b = -1 when the law lacks the recipe
   double holdout_params = kNaN;
   std::vector<JointHoldout> holdout;
   std::string holdout_note;

@@ -359,7 +359,9 @@ ScalingReport scaling_analysis(const std::vector<AnalysisReport>& reports, const
   JointOptions jo;
   jo.confidence = o.confidence, jo.bootstrap = o.bootstrap, jo.seed = o.seed;
   jo.at = o.joint_at, jo.at_params = o.at, jo.at_tokens = o.at_tokens;
+  jo.queries = transfer_queries();
   rep.joint = joint_law(reports, baseline, pairs, jo);
+  rep.transfer = transfer_table(rep.joint);
   return rep;
 }
 
@@ -463,8 +465,8 @@ void joint_markdown(std::ostringstream& md, const JointLaw& law, const ScalingOp
         "fixed, effN and effD (≤ 2) by least squares. "
      << conf << " intervals: percentiles over " << o.bootstrap
      << " bootstrap resamples of the seeds (one draw of seeds serves every recipe, so seeds stay paired), every "
-        "constant and multiplier refitted; prediction intervals of a loss add a resampled residual of each recipe's "
-        "fit. Token gap: D_A/D − 1 with L_A(N, D_A) = L_B(N, D), unreachable when A's loss at unlimited data is "
+        "constant and multiplier refitted; prediction intervals of a loss add a resampled residual of its recipe's fit, "
+        "those of a gap A − B the residual difference A − B at a resampled point both ran. Token gap: D_A/D − 1 with L_A(N, D_A) = L_B(N, D), unreachable when A's loss at unlimited data is "
         "already above L_B.\n\n";
   if (!law.note.empty()) md << law.note << ".\n\n";
   if (!law.fitted) return;
@@ -520,6 +522,57 @@ void joint_markdown(std::ostringstream& md, const JointLaw& law, const ScalingOp
   }
   md << "\n";
 }
+
+std::string published_text(const PublishedNumber& p, double x) {
+  if (p.metric == "token_gap") return token_gap_pct(x);
+  if (p.metric == "loss_gap") return fixed(x, 4);
+  return fixed(x, 3, false);
+}
+
+}  // namespace
+
+std::string transfer_markdown(const std::vector<TransferRow>& rows, const JointLaw& law, double confidence) {
+  std::ostringstream md;
+  const std::string conf = fixed(confidence * 100, 0, false) + "%";
+  md << "## Transfer to published results\n\n";
+  if (!law.fitted) {
+    md << "No joint law (" << (law.note.empty() ? "no fit" : law.note) << "): no predictions at the published sizes.\n\n";
+    return md.str();
+  }
+  md << "Each published number that comes with a model size N and a token budget D (or a fitted multiplier), beside "
+        "the joint law's prediction there with its "
+     << conf
+     << " prediction interval. Verdict: **consistent** when the published value (or the range it is read as) "
+        "overlaps the interval, **inconsistent** when it does not, **too wide to say** when the interval holds both no "
+        "effect (a gap of 0, a multiplier of 1) and twice the published effect. Loss gaps are in each source's own "
+        "units (nats per token of its tokenizer and corpus), so only their sign and size compare; token gaps and "
+        "multipliers are unitless. Predictions at sizes far beyond the ladder's are extrapolations of the law.\n\n";
+  md << "| published | source | A − B | N | D | D/N | published value | fp4lab prediction | " << conf
+     << " interval | verdict | note |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const TransferRow& r : rows) {
+    const PublishedNumber& p = r.published;
+    const bool gap = !p.b.empty();
+    const std::string range = p.lo == p.hi ? "" : " [" + published_text(p, p.lo) + ", " + published_text(p, p.hi) + "]";
+    std::string note = r.note;
+    if (r.extrapolated) note = "extrapolated beyond the fitted N or D" + (note.empty() ? "" : "; " + note);
+    note += (note.empty() || p.note.empty() ? "" : "; ") + p.note;
+    md << "| " << p.what << " | " << p.source << " | " << p.a << (gap ? " − " + p.b : " (" + p.metric + ")") << " | "
+       << (gap ? sci(p.params) : "—") << " | " << (gap ? sci(p.tokens) : "—") << " | "
+       << (gap ? fixed(p.tokens / p.params, 0, false) : "—") << " | " << published_text(p, p.value) << range << " | "
+       << published_text(p, r.predicted.value) << " | ["
+       << published_text(p, r.predicted.lo) << ", " << published_text(p, r.predicted.hi) << "] | **" << r.verdict
+       << "** | " << note << " |\n";
+  }
+  int counts[4] = {0, 0, 0, 0};
+  const char* names[4] = {"consistent", "inconsistent", "too wide to say", "no prediction"};
+  for (const TransferRow& r : rows)
+    for (int k = 0; k < 4; ++k) counts[k] += r.verdict == names[k];
+  md << "\n" << rows.size() << " published numbers: " << counts[0] << " consistent, " << counts[1] << " inconsistent, "
+     << counts[2] << " too wide to say, " << counts[3] << " without a prediction.\n\n";
+  return md.str();
+}
+
+namespace {
 
 void estimate_json(Json& j, const char* key, const Estimate& x) {
   j.begin_object(key);
@@ -635,6 +688,7 @@ std::string scaling_markdown(const ScalingReport& r, const std::vector<std::stri
     md << "\n";
   }
   joint_markdown(md, r.joint, r.options);
+  md << transfer_markdown(r.transfer, r.joint, r.options.confidence);
   if (!images.empty()) md << "## Plots\n\n";
   for (const auto& img : images) {
     if (std::filesystem::path(img).extension() != ".png") continue;
@@ -685,6 +739,18 @@ std::string scaling_json(const ScalingReport& r) {
   }
   j.end_array();
   joint_json(j, r.joint);
+  j.begin_array("transfer");
+  for (const TransferRow& t : r.transfer) {
+    const PublishedNumber& p = t.published;
+    j.begin_object();
+    j.value("id", p.id).value("what", p.what).value("source", p.source).value("a", p.a).value("b", p.b);
+    j.value("metric", p.metric).value("params", p.params).value("tokens", p.tokens);
+    j.value("published", p.value).value("published_low", p.lo).value("published_high", p.hi);
+    estimate_json(j, "predicted", t.predicted);
+    j.value("extrapolated", t.extrapolated).value("verdict", t.verdict).value("note", t.note).value("source_note", p.note);
+    j.end_object();
+  }
+  j.end_array();
   j.end_object();
   return j.str();
 }

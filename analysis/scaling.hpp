@@ -12,6 +12,7 @@
 
 #include "analysis/joint_law.hpp"
 #include "analysis/metrics.hpp"
+#include "analysis/transfer.hpp"
 
 namespace fp4lab::analysis {
 
@@ -85,6 +86,7 @@ struct ScalingReport {
   ScalingOptions options;
   std::vector<ScalingSeries> series;
   JointLaw joint;  // over the baseline and every recipe the series compare
+  std::vector<TransferRow> transfer;  // the published numbers beside the joint law's predictions
   std::string units;  // the grids' loss units ("nats per token of bpe:2048"); "" when they disagree
   std::vector<std::string> notes;
 };
@@ -104,5 +106,7 @@ std::string scaling_markdown(const ScalingReport& report, const std::vector<std:
                              const std::string& base_dir = "");
 std::string scaling_json(const ScalingReport& report);
 std::string scaling_csv(const ScalingReport& report);
+// The transfer table's Markdown section ("## Transfer to published results"), for scaling.md and FINDINGS.md.
+std::string transfer_markdown(const std::vector<TransferRow>& rows, const JointLaw& law, double confidence);
 
 }  // namespace fp4lab::analysis

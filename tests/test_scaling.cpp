@@ -380,6 +380,65 @@ TEST(ScalingJointLaw, ExactRunsGiveTheConstantsAndTheAnalyticTokenGap) {
 
 // Percentile intervals over a few seeds run narrow (in 30 noise streams at 10 seeds each constant's
 // 95% interval held the truth 24 to 29 times), so one fixed stream.
+// The transfer table on exact runs: each gap row is the law's analytic prediction for its recipes
+// at its (N, D), each multiplier row the fitted multiplier, and the verdicts follow the rule.
+TEST(ScalingTransfer, RowsAreTheLawsPredictionsAtThePublishedSizes) {
+  const TrueLaw t;
+  const ScalingReport s = scaling_analysis({joint_report(kJointRecipes, kJointSizes, kRatios, 3, 0.0, kJointPairs)},
+                                           joint_options());
+  ASSERT_TRUE(s.joint.fitted) << s.joint.note;
+  ASSERT_EQ(s.transfer.size(), published_numbers().size());
+  const std::map<std::string, std::pair<double, double>> eff = {{"bf16", {1, 1}}, {"mxfp4", {0.8, 0.9}},
+                                                                {"nvfp4", {0.9, 0.95}}};
+  for (const TransferRow& r : s.transfer) {
+    const PublishedNumber& p = r.published;
+    SCOPED_TRACE(p.id);
+    ASSERT_TRUE(std::isfinite(r.predicted.value)) << r.note;
+    if (p.metric == "eff_n" || p.metric == "eff_d") {
+      const double truth = p.metric == "eff_n" ? eff.at(p.a).first : eff.at(p.a).second;
+      EXPECT_NEAR(r.predicted.value, truth, 1e-6);
+      continue;
+    }
+    const auto [an, ad] = eff.at(p.a);
+    const auto [bn, bd] = eff.at(p.b);
+    const double expected = p.metric == "token_gap" ? t.token_gap(p.params, p.tokens, an, ad, bn, bd)
+                                                    : t.loss(p.params, p.tokens, an, ad) - t.loss(p.params, p.tokens, bn, bd);
+    EXPECT_NEAR(r.predicted.value, expected, 1e-5 * (1 + std::abs(expected)));
+    EXPECT_TRUE(r.extrapolated);
+  }
+  const std::string md = scaling_markdown(s);
+  EXPECT_NE(md.find("## Transfer to published results"), std::string::npos);
+  EXPECT_NE(md.find("17 published numbers:"), std::string::npos) << md;
+  EXPECT_NE(scaling_json(s).find("\"transfer\": ["), std::string::npos);
+}
+
+TEST(ScalingTransfer, VerdictRule) {
+  JointLaw law;
+  law.fitted = true;
+  JointRecipe bf16, mx;
+  bf16.selector = {{"recipe", "bf16"}}, bf16.baseline = true, bf16.fitted = true;
+  mx.selector = {{"recipe", "mxfp4"}}, mx.fitted = true, mx.eff_n_identified = true, mx.eff_d_identified = false;
+  mx.eff_n = {0.6, 0.5, 0.7};
+  law.recipes = {bf16, mx};
+  // One answer per gap query: the first (token gap +36%) inside, the second (loss 0.0096) outside,
+  // the third (0.019) too wide (holds 0 and 0.038), the rest without a prediction.
+  law.answers.resize(transfer_queries().size());
+  law.answers[0].token_gap = {0.3, 0.2, 0.4};
+  law.answers[1].loss_gap = {0.05, 0.03, 0.07};
+  law.answers[2].loss_gap = {0.01, -0.01, 0.05};
+  const std::vector<TransferRow> rows = transfer_table(law);
+  ASSERT_EQ(rows.size(), published_numbers().size());
+  EXPECT_EQ(rows[0].verdict, "consistent");
+  EXPECT_EQ(rows[1].verdict, "inconsistent");
+  EXPECT_EQ(rows[2].verdict, "too wide to say");
+  EXPECT_EQ(rows[3].verdict, "no prediction");
+  EXPECT_EQ(rows[rows.size() - 2].verdict, "consistent");  // Quartet's effN 0.61 in [0.5, 0.7]
+  EXPECT_EQ(rows.back().verdict, "no prediction");          // effD not identified
+  EXPECT_NE(rows.back().note.find("not identified"), std::string::npos);
+  // Without a fit, every row says so.
+  for (const TransferRow& r : transfer_table(JointLaw{})) EXPECT_EQ(r.verdict, "no prediction");
+}
+
 TEST(ScalingJointLaw, NoisyRunsRecoverEachConstantWithinItsInterval) {
   const TrueLaw t;
   const ScalingReport s = scaling_analysis(
