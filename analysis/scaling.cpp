@@ -531,10 +531,11 @@ std::string published_text(const PublishedNumber& p, double x) {
 
 }  // namespace
 
-std::string transfer_markdown(const std::vector<TransferRow>& rows, const JointLaw& law, double confidence) {
+std::string transfer_markdown(const std::vector<TransferRow>& rows, const JointLaw& law, double confidence,
+                              const std::string& context) {
   std::ostringstream md;
   const std::string conf = fixed(confidence * 100, 0, false) + "%";
-  md << "## Transfer to published results\n\n";
+  md << "## Transfer to published results" << (context.empty() ? "" : " (" + context + ")") << "\n\n";
   if (!law.fitted) {
     md << "No joint law (" << (law.note.empty() ? "no fit" : law.note) << "): no predictions at the published sizes.\n\n";
     return md.str();

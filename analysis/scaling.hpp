@@ -106,7 +106,9 @@ std::string scaling_markdown(const ScalingReport& report, const std::vector<std:
                              const std::string& base_dir = "");
 std::string scaling_json(const ScalingReport& report);
 std::string scaling_csv(const ScalingReport& report);
-// The transfer table's Markdown section ("## Transfer to published results"), for scaling.md and FINDINGS.md.
-std::string transfer_markdown(const std::vector<TransferRow>& rows, const JointLaw& law, double confidence);
+// The transfer table's Markdown section ("## Transfer to published results", then " (context)"
+// when given), for scaling.md and FINDINGS.md.
+std::string transfer_markdown(const std::vector<TransferRow>& rows, const JointLaw& law, double confidence,
+                              const std::string& context = "");
 
 }  // namespace fp4lab::analysis

@@ -4,6 +4,7 @@
 #   run files (HDF5, git-ignored):           results/findings/runs/<grid>/
 #   each grid's report (md, csv, json, plots): results/findings/<grid>/
 #   the claims table:                         results/findings/FINDINGS.md, findings.json
+#   (and the transfer table of the subword ladder's joint law, from results/scaling_bpe)
 # Usage: scripts/findings.sh [--jobs N] [--report-only] [GRID.yaml ...]   (default: all, --jobs 2)
 #   --report-only regenerates the reports, packs and FINDINGS.md from the run files without training
 #   (FINDINGS.md from the committed curves packs where the run files are not here).
@@ -44,5 +45,9 @@ done
 # the model-size ladder's trend claims (ablations/scaling/ladder.yaml)
 if [ -d results/scaling/runs ]; then dirs+=(results/scaling/runs)
 elif [ -f results/scaling/curves.h5 ]; then dirs+=(results/scaling/curves.h5); fi
-[ ${#dirs[@]} -gt 0 ] && "$FP4LAB" findings "${dirs[@]}" --out results/findings
+# the subword ladder's joint law against every published size (ablations/scaling/ladder_bpe.yaml)
+transfer=()
+if [ -d results/scaling_bpe/runs ]; then transfer=(--transfer results/scaling_bpe/runs)
+elif [ -f results/scaling_bpe/curves.h5 ]; then transfer=(--transfer results/scaling_bpe/curves.h5); fi
+[ ${#dirs[@]} -gt 0 ] && "$FP4LAB" findings "${dirs[@]}" "${transfer[@]}" --out results/findings
 exit $status

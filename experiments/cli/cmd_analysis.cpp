@@ -107,7 +107,11 @@ void add_analysis_commands(CLI::App& app) {
         "findings", "One row per published claim from the grids' `analysis.claims`: estimate, CI, verdict");
     cmd->add_option("DIR", *dirs, "grid output directories or curves packs (fp4lab pack)")->required();
     cmd->add_option("--out", *out, "where FINDINGS.md and findings.json go (default results/findings)");
-    cmd->callback([dirs, out] {
+    auto transfer = std::make_shared<std::vector<std::string>>();
+    cmd->add_option("--transfer", *transfer,
+                    "model-size ladders (directories or curves packs) whose joint law L(N, D) predicts each published "
+                    "number at its size and budget: a transfer table per ladder in FINDINGS.md");
+    cmd->callback([dirs, out, transfer] {
       std::vector<analysis::AnalysisReport> reports;
       for (const auto& d : *dirs) {
         if (!std::filesystem::is_directory(d) && !analysis::is_curves_pack(d))
@@ -117,7 +121,15 @@ void add_analysis_commands(CLI::App& app) {
       }
       const auto rows = analysis::findings(reports);
       std::filesystem::create_directories(*out);
-      const std::string md = analysis::findings_markdown(rows);
+      std::string md = analysis::findings_markdown(rows);
+      for (const auto& d : *transfer) {
+        if (!std::filesystem::is_directory(d) && !analysis::is_curves_pack(d))
+          throw Exit{kExitUsage, "no such directory or curves pack: " + d};
+        const analysis::AnalysisReport ladder = analysis::analyze_dir(d);
+        const analysis::ScalingReport sr = analysis::scaling_analysis({ladder});
+        md += "\n" + analysis::transfer_markdown(sr.transfer, sr.joint, sr.options.confidence,
+                                                 d + (sr.units.empty() ? "" : ", " + sr.units));
+      }
       io::write_file_atomically(*out + "/FINDINGS.md", md);
       io::write_file_atomically(*out + "/findings.json", analysis::findings_json(rows));
       std::cout << md << "\nwritten: " << *out << "/FINDINGS.md, " << *out << "/findings.json\n";
