@@ -10,8 +10,9 @@
 // no NaN y (finite x times a finite encode multiplier), and pass 2 leaves out the NaN rules. A
 // transposed input (wgrad's Xᵀ, dYᵀ) is quantized as stored by the slab path (quantize_slabs), or,
 // for specs outside it, transposed into scratch first. The element and block-scale kernels are AVX2
-// in every build (on an AVX-512 Zen 4, sixteen-lane versions of them measured slower; bench/README.md);
-// the slab path's Hadamard tile runs on sixteen lanes in AVX-512 builds (rht16_down16, faster there).
+// in every build (on an AVX-512 Zen 4, sixteen-lane versions of them measured slower; CHANGELOG.md,
+// 2026-11-27); the slab path's Hadamard tile runs on sixteen lanes in AVX-512 builds (rht16_down16,
+// faster there).
 #include "core/ops/fp4_quantize.hpp"
 
 #include <immintrin.h>
