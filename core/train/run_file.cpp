@@ -373,6 +373,13 @@ struct RunWriter::Impl {
     const std::chrono::duration<double> since = Clock::now() - last_flush;
     if (since.count() >= kRunFlushSeconds) flush_now();
   }
+
+  // Queues records of one table for the next append.
+  template <class Record>
+  void add(std::vector<Record>& table, const std::vector<Record>& records) {
+    table.insert(table.end(), records.begin(), records.end());
+    maybe_flush();
+  }
 };
 
 RunWriter::RunWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -442,35 +449,15 @@ RunWriter RunWriter::reopen(const std::string& path, int64_t step) {
 }
 
 void RunWriter::add_step(const StepRecord& r) {
-  impl_->pending.steps.push_back(r);
   impl_->last_step = r.step;
-  impl_->maybe_flush();
+  impl_->add(impl_->pending.steps, {r});
 }
 
-void RunWriter::add_val(const ValRecord& r) {
-  impl_->pending.val.push_back(r);
-  impl_->maybe_flush();
-}
-
-void RunWriter::add_quant_stats(const std::vector<QuantStatRecord>& rs) {
-  impl_->pending.quant.insert(impl_->pending.quant.end(), rs.begin(), rs.end());
-  impl_->maybe_flush();
-}
-
-void RunWriter::add_layer_norms(const std::vector<LayerNormRecord>& rs) {
-  impl_->pending.layer_norms.insert(impl_->pending.layer_norms.end(), rs.begin(), rs.end());
-  impl_->maybe_flush();
-}
-
-void RunWriter::add_gnr(const std::vector<GnrRecord>& rs) {
-  impl_->pending.gnr.insert(impl_->pending.gnr.end(), rs.begin(), rs.end());
-  impl_->maybe_flush();
-}
-
-void RunWriter::add_fidelity(const std::vector<FidelityRecord>& rs) {
-  impl_->pending.fidelity.insert(impl_->pending.fidelity.end(), rs.begin(), rs.end());
-  impl_->maybe_flush();
-}
+void RunWriter::add_val(const ValRecord& r) { impl_->add(impl_->pending.val, {r}); }
+void RunWriter::add_quant_stats(const std::vector<QuantStatRecord>& rs) { impl_->add(impl_->pending.quant, rs); }
+void RunWriter::add_layer_norms(const std::vector<LayerNormRecord>& rs) { impl_->add(impl_->pending.layer_norms, rs); }
+void RunWriter::add_gnr(const std::vector<GnrRecord>& rs) { impl_->add(impl_->pending.gnr, rs); }
+void RunWriter::add_fidelity(const std::vector<FidelityRecord>& rs) { impl_->add(impl_->pending.fidelity, rs); }
 
 // The process's peak resident memory (VmHWM of /proc/self/status), MiB; NaN where unreadable.
 static double peak_rss_mib() {
