@@ -1,7 +1,7 @@
 // JSON / Markdown / CSV renderings of an AnalysisReport and the report writer. Each record has one
-// field list (fields() below) that the JSON and CSV writers walk; each Markdown table is one list of
-// columns. JSON is written by hand (a small indenting writer); names are documented in
-// results/SCHEMA.md.
+// field list (fields() below) that the JSON and CSV writers walk; the Markdown report is a list of
+// sections (one function each), each table one list of columns. JSON is written by hand (a small
+// indenting writer); names are documented in results/SCHEMA.md.
 #include "analysis/report.hpp"
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
+#include <type_traits>
 
 #include "analysis/json.hpp"
 #include "core/io/atomic_file.hpp"
@@ -36,6 +37,9 @@ std::string pct(double fraction_or_pct, int digits, bool is_fraction) {
   if (!std::isfinite(fraction_or_pct)) return "—";
   return fixed(is_fraction ? fraction_or_pct * 100 : fraction_or_pct, digits, true) + "%";
 }
+
+// The confidence level of the intervals: "95%".
+std::string confidence_text(const ResolvedSettings& s) { return fixed(s.confidence * 100, 0) + "%"; }
 
 // A GNR: +Inf when the quantized gradient equals the fp32 one (no quantization in wgrad).
 std::string gnr_text(double x) { return x == INFINITY ? "∞" : fixed(x, 2); }
@@ -517,6 +521,20 @@ std::vector<const T*> all(const std::vector<T>& xs) {
   return out;
 }
 
+// The "config" column: the row's config group, "(baseline)" marked.
+template <class T>
+Column<T> config_column(const AnalysisReport& r) {
+  return {"config", [&r](const T& x) {
+            if constexpr (std::is_same_v<T, GroupResult>) return group_name(r, x.index);
+            else return group_name(r, x.group);
+          }};
+}
+
+// A report section: its heading, the paragraph saying what it shows (none if ""), then its body.
+std::string section(const std::string& heading, const std::string& intro, const std::string& body) {
+  return "## " + heading + "\n\n" + (intro.empty() ? "" : intro + "\n\n") + body + "\n";
+}
+
 // The cells that pass `keep`, ordered by config group, then seed, then cell index (per-seed tables).
 std::vector<const CellResult*> cells_by_group(const AnalysisReport& r, const std::function<bool(const CellResult&)>& keep) {
   std::vector<const CellResult*> out;
@@ -633,14 +651,8 @@ std::string to_json(const AnalysisReport& r) {
 
 // ---------------------------------------------------------------------------- Markdown
 
-std::string join_names(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-
 std::string summary_table(const AnalysisReport& r) {
-  const std::string conf = fixed(r.settings.confidence * 100, 0) + "%";
+  const std::string conf = confidence_text(r.settings);
   int baselines = 0;
   for (const auto& g : r.groups) baselines += g.is_baseline;
   // A baseline row shows its final loss and gap to entropy only.
@@ -648,7 +660,7 @@ std::string summary_table(const AnalysisReport& r) {
     return [f](const GroupResult& g) { return g.is_baseline ? std::string() : f(g); };
   };
   std::vector<Column<GroupResult>> cols = {
-      {"config", [&](const GroupResult& g) { return group_name(r, g.index); }},
+      config_column<GroupResult>(r),
       {"seeds", [](const GroupResult& g) {
          return std::to_string(g.n_included) + (g.n_included != g.n_cells ? std::string("/") + std::to_string(g.n_cells) : "");
        }},
@@ -690,10 +702,60 @@ std::string comparison_table(const AnalysisReport& r) {
       all(r.comparisons));
 }
 
+namespace {
+
+// The report's sections, in report order: each returns its Markdown ("" when it has nothing to show).
+
+// The title, what was read and the baseline, the settings, and the notes.
+std::string header_section(const AnalysisReport& r) {
+  const ResolvedSettings& s = r.settings;
+  std::ostringstream md;
+  md << "# fp4lab analysis: " << grid_name_of(r.dir) << "\n\n";
+  std::string baseline_groups;
+  for (const auto& g : r.groups)
+    if (g.is_baseline) baseline_groups += (baseline_groups.empty() ? "`" : ", `") + g.label + "`";
+  md << r.cells.size() << " cells in " << r.groups.size() << " config groups from `" << r.dir << "`"
+     << (r.manifest_found ? "" : " (no manifest: cells derived from the run files)") << ". Baseline selector: "
+     << (r.baseline.empty() ? std::string("(not given)") : "`" + config_label(r.baseline) + "`")
+     << "; baseline group(s): " << (baseline_groups.empty() ? "none" : baseline_groups) << ".\n\n";
+  md << "**Settings.** Smoothing: debiased EMA (TensorBoard's), weight " << fixed(s.ema, 3)
+     << " per logged step. Target: " << target_description(s) << ", interpolated linearly in log(tokens). "
+     << "Converged window: " << s.window_text() << ". Confidence intervals: " << confidence_text(s)
+     << " two-sided Student t over seeds (mean ± t·sd/√n). Gaps are config − baseline in nats/token "
+     << "(positive = worse); rel. % = (L_baseline − L_config)/L_baseline × 100 (negative = worse). Losses are "
+     << (r.units.empty() ? "nats per token" : r.units) << "; bits/byte = loss / ln 2 / the text bytes per token.\n\n";
+  if (!r.notes.empty()) {
+    md << "**Notes.**\n\n";
+    for (const auto& n : r.notes) md << "- " << n << "\n";
+    md << "\n";
+  }
+  return md.str();
+}
+
+std::string summary_section(const AnalysisReport& r) {
+  return section("Summary by config (mean over seeds, " + confidence_text(r.settings) + " CI)", "", summary_table(r));
+}
+
+std::string comparisons_section(const AnalysisReport& r) {
+  if (r.comparisons.empty()) return "";
+  const std::string conf = confidence_text(r.settings);
+  return section("Comparisons (A − B, paired by seed, " + conf + " CI)",
+                 "Seeds needed: at each gap's measured mean and per-seed sd, how many paired seeds give a " + conf +
+                     " CI that excludes 0, and how many exclude it in 80% of reruns (t·sd/√n against the mean; — for a "
+                     "bound or a single seed).",
+                 comparison_table(r));
+}
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
 // One ladder: the total, each climb's rungs with their sum and residual, and the order effects.
 std::string ladder_section(const AnalysisReport& r, const LadderResult& l) {
   std::ostringstream md;
-  const std::string conf = fixed(r.settings.confidence * 100, 0) + "%";
+  const std::string conf = confidence_text(r.settings);
   auto gap_cell = [](const SeedStats& s) { return fixed(s.mean, 4, true) + " " + ci_text(s, 4); };
   if (!l.context.empty()) md << "### " << l.context << "\n\n";
   md << "Total, " << l.target << " − " << l.base << " (" << l.total.n_seeds() << " paired seeds): converged gap "
@@ -739,167 +801,150 @@ std::string ladder_section(const AnalysisReport& r, const LadderResult& l) {
   return md.str();
 }
 
-std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>& images, const std::string& base_dir) {
-  const ResolvedSettings& s = r.settings;
-  const std::string conf = fixed(s.confidence * 100, 0) + "%";
-  std::ostringstream md;
-  md << "# fp4lab analysis: " << grid_name_of(r.dir) << "\n\n";
-  std::string baseline_groups;
-  for (const auto& g : r.groups)
-    if (g.is_baseline) baseline_groups += (baseline_groups.empty() ? "`" : ", `") + g.label + "`";
-  md << r.cells.size() << " cells in " << r.groups.size() << " config groups from `" << r.dir << "`"
-     << (r.manifest_found ? "" : " (no manifest: cells derived from the run files)") << ". Baseline selector: "
-     << (r.baseline.empty() ? std::string("(not given)") : "`" + config_label(r.baseline) + "`")
-     << "; baseline group(s): " << (baseline_groups.empty() ? "none" : baseline_groups) << ".\n\n";
-  md << "**Settings.** Smoothing: debiased EMA (TensorBoard's), weight " << fixed(s.ema, 3)
-     << " per logged step. Target: " << target_description(s) << ", interpolated linearly in log(tokens). "
-     << "Converged window: " << s.window_text() << ". Confidence intervals: " << conf
-     << " two-sided Student t over seeds (mean ± t·sd/√n). Gaps are config − baseline in nats/token "
-     << "(positive = worse); rel. % = (L_baseline − L_config)/L_baseline × 100 (negative = worse). Losses are "
-     << (r.units.empty() ? "nats per token" : r.units) << "; bits/byte = loss / ln 2 / the text bytes per token.\n\n";
-  if (!r.notes.empty()) {
-    md << "**Notes.**\n\n";
-    for (const auto& n : r.notes) md << "- " << n << "\n";
-    md << "\n";
-  }
+std::string attribution_section(const AnalysisReport& r) {
+  if (r.ladders.empty()) return "";
+  std::string md = "## Attribution ladder (each component's marginal effect, paired by seed)\n\n";
+  for (const auto& l : r.ladders) md += ladder_section(r, l);
+  return md;
+}
 
-  md << "## Summary by config (mean over seeds, " << conf << " CI)\n\n" << summary_table(r) << "\n";
-
-  if (!r.comparisons.empty())
-    md << "## Comparisons (A − B, paired by seed, " << conf << " CI)\n\n"
-       << "Seeds needed: at each gap's measured mean and per-seed sd, how many paired seeds give a " << conf
-       << " CI that excludes 0, and how many exclude it in 80% of reruns (t·sd/√n against the mean; — for a "
-          "bound or a single seed).\n\n"
-       << comparison_table(r) << "\n";
-
-  if (!r.ladders.empty()) {
-    md << "## Attribution ladder (each component's marginal effect, paired by seed)\n\n";
-    for (const auto& l : r.ladders) md << ladder_section(r, l);
-  }
-  md << "## Tokens to target\n\n";
-  md << "Per seed: target, tokens at which the curve first reaches it (\"> budget\" = never reached, "
-        "censored), the same-seed baseline's tokens, and the gap T_config / T_baseline − 1.\n\n";
+std::string tokens_to_target_section(const AnalysisReport& r) {
   auto crossing_text = [](const Crossing& x) { return (x.reached ? "" : "> ") + tokens_text(x.tokens); };
-  md << table<CellResult>(
-      {{"config", [&](const CellResult& c) { return group_name(r, c.group); }},
-       {"seed", [](const CellResult& c) { return std::to_string(c.seed); }},
-       {"target (nats)", [](const CellResult& c) { return fixed(c.target, 4); }},
-       {"tokens to target", [&](const CellResult& c) { return crossing_text(c.crossing); }},
-       {"baseline tokens", [&](const CellResult& c) { return crossing_text(c.ref_crossing); }},
-       {"token gap", [](const CellResult& c) {
-          return c.is_baseline                  ? std::string("baseline")
-                 : !std::isfinite(c.token_gap) ? std::string("—")
-                                                : (c.token_gap_censored ? "> " : "") + pct(c.token_gap, 1, true);
-        }}},
-      cells_by_group(r, [](const CellResult& c) { return c.included && std::isfinite(c.target); }));
-  md << "\n";
+  return section(
+      "Tokens to target",
+      "Per seed: target, tokens at which the curve first reaches it (\"> budget\" = never reached, censored), the "
+      "same-seed baseline's tokens, and the gap T_config / T_baseline − 1.",
+      table<CellResult>(
+          {config_column<CellResult>(r),
+           {"seed", [](const CellResult& c) { return std::to_string(c.seed); }},
+           {"target (nats)", [](const CellResult& c) { return fixed(c.target, 4); }},
+           {"tokens to target", [&](const CellResult& c) { return crossing_text(c.crossing); }},
+           {"baseline tokens", [&](const CellResult& c) { return crossing_text(c.ref_crossing); }},
+           {"token gap", [](const CellResult& c) {
+              return c.is_baseline                  ? std::string("baseline")
+                     : !std::isfinite(c.token_gap) ? std::string("—")
+                                                    : (c.token_gap_censored ? "> " : "") + pct(c.token_gap, 1, true);
+            }}},
+          cells_by_group(r, [](const CellResult& c) { return c.included && std::isfinite(c.target); })));
+}
 
-  if (r.multi_budget) {
-    md << "## Token budget needed to match the baseline (multi-budget form)\n\n";
-    md << "Final loss (" << (r.budget_families.empty() ? "" : r.budget_families.front().final_loss_kind)
-       << ", mean over seeds) per total budget `" << s.budget_key
-       << "`, interpolated piecewise-linearly in the budget to the baseline's final loss at its base budget; "
-          "gap = budget / base budget − 1 (NVIDIA's \"36% more tokens\").\n\n";
-    // Matched budget and token gap: "> " a lower bound, "≤ " an upper bound.
-    auto matched = [&](const BudgetFamily& f, const std::string& value) {
-      if (f.is_baseline && f.reference >= 0 && &r.budget_families[size_t(f.reference)] == &f) return std::string("reference");
-      if (!std::isfinite(f.reference_loss)) return std::string("—");
-      if (f.crossing.match == BudgetMatch::above_all) return "> " + value;
-      if (f.crossing.match == BudgetMatch::below_all) return "≤ " + value;
-      return value;
-    };
-    auto list = [](const std::vector<double>& xs, const std::function<std::string(double)>& text) {
-      std::string out;
-      for (size_t i = 0; i < xs.size(); ++i) out += (i ? ", " : "") + text(xs[i]);
-      return out;
-    };
-    md << table<BudgetFamily>(
-        {{"family", [](const BudgetFamily& f) { return f.label + (f.is_baseline ? " (baseline)" : ""); }},
-         {"budgets", [&](const BudgetFamily& f) { return list(f.budgets, tokens_text); }},
-         {"final losses", [&](const BudgetFamily& f) { return list(f.final_loss, [](double x) { return fixed(x, 4); }); }},
-         {"base budget", [](const BudgetFamily& f) { return tokens_text(f.base_budget); }},
-         {"reference loss", [](const BudgetFamily& f) { return fixed(f.reference_loss, 4); }},
-         {"matched budget", [&](const BudgetFamily& f) { return matched(f, tokens_text(f.crossing.budget)); }},
-         {"token gap", [&](const BudgetFamily& f) { return matched(f, pct(f.token_gap, 1, true)); }},
-         {"per-seed " + conf + " CI", [](const BudgetFamily& f) { return ci_text(f.token_gap_seeds, 1, 100, "%"); }},
-         {"note", [](const BudgetFamily& f) { return f.note; }}},
-        all(r.budget_families));
-    md << "\n";
-  }
+std::string budget_section(const AnalysisReport& r) {
+  if (!r.multi_budget) return "";
+  // Matched budget and token gap: "> " a lower bound, "≤ " an upper bound.
+  auto matched = [&](const BudgetFamily& f, const std::string& value) {
+    if (f.is_baseline && f.reference >= 0 && &r.budget_families[size_t(f.reference)] == &f) return std::string("reference");
+    if (!std::isfinite(f.reference_loss)) return std::string("—");
+    if (f.crossing.match == BudgetMatch::above_all) return "> " + value;
+    if (f.crossing.match == BudgetMatch::below_all) return "≤ " + value;
+    return value;
+  };
+  auto list = [](const std::vector<double>& xs, const std::function<std::string(double)>& text) {
+    std::string out;
+    for (size_t i = 0; i < xs.size(); ++i) out += (i ? ", " : "") + text(xs[i]);
+    return out;
+  };
+  const std::string conf = confidence_text(r.settings);
+  return section(
+      "Token budget needed to match the baseline (multi-budget form)",
+      "Final loss (" + (r.budget_families.empty() ? "" : r.budget_families.front().final_loss_kind) +
+          ", mean over seeds) per total budget `" + r.settings.budget_key +
+          "`, interpolated piecewise-linearly in the budget to the baseline's final loss at its base budget; gap = "
+          "budget / base budget − 1 (NVIDIA's \"36% more tokens\").",
+      table<BudgetFamily>(
+          {{"family", [](const BudgetFamily& f) { return f.label + (f.is_baseline ? " (baseline)" : ""); }},
+           {"budgets", [&](const BudgetFamily& f) { return list(f.budgets, tokens_text); }},
+           {"final losses", [&](const BudgetFamily& f) { return list(f.final_loss, [](double x) { return fixed(x, 4); }); }},
+           {"base budget", [](const BudgetFamily& f) { return tokens_text(f.base_budget); }},
+           {"reference loss", [](const BudgetFamily& f) { return fixed(f.reference_loss, 4); }},
+           {"matched budget", [&](const BudgetFamily& f) { return matched(f, tokens_text(f.crossing.budget)); }},
+           {"token gap", [&](const BudgetFamily& f) { return matched(f, pct(f.token_gap, 1, true)); }},
+           {"per-seed " + conf + " CI", [](const BudgetFamily& f) { return ci_text(f.token_gap_seeds, 1, 100, "%"); }},
+           {"note", [](const BudgetFamily& f) { return f.note; }}},
+          all(r.budget_families)));
+}
 
-  md << "## Inside the baseline's seed spread?\n\n";
-  md << "Where each config's final loss and tokens to the spread target (the highest final loss among its "
-        "baseline's seeds, so every baseline seed reaches it) fall among the baseline's seeds: the mean over "
-        "its seeds against the " << conf << " prediction interval of one more baseline seed "
-        "(mean ± t·sd·√(1 + 1/n)), its percentile among them, and how many of its own seeds lie inside.\n\n";
+std::string spread_section(const AnalysisReport& r) {
   auto spread_text = [](const SpreadPosition& p, int inside, int n, const std::string& value) {
     if (p.where.empty() && !(p.censored && std::isfinite(p.spread_low))) return std::string("—");
     std::string out = (p.where.empty() ? "unknown" : p.where) + " (" + (p.censored ? "> " : "") + value;
     if (std::isfinite(p.percentile)) out += ", percentile " + fixed(p.percentile, 0);
     return out + "); " + std::to_string(inside) + "/" + std::to_string(n) + " seeds inside";
   };
-  std::vector<const GroupResult*> spread_rows;
+  std::vector<const GroupResult*> rows;
   for (const auto& g : r.groups)
-    if (!g.is_baseline && g.n_spread > 0) spread_rows.push_back(&g);
-  md << table<GroupResult>(
-      {{"config", [](const GroupResult& g) { return g.label; }},
-       {"baseline", [&](const GroupResult& g) { return label_of(r, g.reference); }},
-       {"final loss", [&](const GroupResult& g) {
-          return spread_text(g.loss_spread, g.n_loss_inside, g.n_spread, fixed(g.loss_spread.value, 4));
-        }},
-       {"baseline's " + conf + " spread", [](const GroupResult& g) {
-          return fixed(g.loss_spread.spread_low, 4) + "–" + fixed(g.loss_spread.spread_high, 4);
-        }},
-       {"spread target", [](const GroupResult& g) { return fixed(g.spread_target, 4); }},
-       {"tokens to it", [&](const GroupResult& g) {
-          return spread_text(g.tokens_spread, g.n_tokens_inside, g.n_spread, tokens_text(g.tokens_spread.value));
-        }},
-       {"baseline's " + conf + " spread (tokens)", [](const GroupResult& g) {
-          return tokens_text(g.tokens_spread.spread_low) + "–" + tokens_text(g.tokens_spread.spread_high);
-        }}},
-      spread_rows);
-  md << "\n";
+    if (!g.is_baseline && g.n_spread > 0) rows.push_back(&g);
+  const std::string conf = confidence_text(r.settings);
+  return section(
+      "Inside the baseline's seed spread?",
+      "Where each config's final loss and tokens to the spread target (the highest final loss among its baseline's "
+      "seeds, so every baseline seed reaches it) fall among the baseline's seeds: the mean over its seeds against the " +
+          conf +
+          " prediction interval of one more baseline seed (mean ± t·sd·√(1 + 1/n)), its percentile among them, and how "
+          "many of its own seeds lie inside.",
+      table<GroupResult>(
+          {{"config", [](const GroupResult& g) { return g.label; }},
+           {"baseline", [&](const GroupResult& g) { return label_of(r, g.reference); }},
+           {"final loss", [&](const GroupResult& g) {
+              return spread_text(g.loss_spread, g.n_loss_inside, g.n_spread, fixed(g.loss_spread.value, 4));
+            }},
+           {"baseline's " + conf + " spread", [](const GroupResult& g) {
+              return fixed(g.loss_spread.spread_low, 4) + "–" + fixed(g.loss_spread.spread_high, 4);
+            }},
+           {"spread target", [](const GroupResult& g) { return fixed(g.spread_target, 4); }},
+           {"tokens to it", [&](const GroupResult& g) {
+              return spread_text(g.tokens_spread, g.n_tokens_inside, g.n_spread, tokens_text(g.tokens_spread.value));
+            }},
+           {"baseline's " + conf + " spread (tokens)", [](const GroupResult& g) {
+              return tokens_text(g.tokens_spread.spread_low) + "–" + tokens_text(g.tokens_spread.spread_high);
+            }}},
+          rows));
+}
 
-  md << "## Converged regime and final loss per cell\n\n";
-  md << "Paired per-step difference of the raw training loss (config − same-seed baseline) over "
-     << s.window_text() << "; per-step sd is the step-to-step noise of that difference.\n\n";
-  md << table<CellResult>(
-      {{"config", [&](const CellResult& c) { return group_name(r, c.group); }},
-       {"seed", [](const CellResult& c) { return std::to_string(c.seed); }},
-       {"window steps", [](const CellResult& c) {
-          const PairedGap& p = c.converged;
-          return p.n_steps ? std::to_string(p.step_lo) + "–" + std::to_string(p.step_hi) + " (" + std::to_string(p.n_steps) + ")" : "—";
-        }},
-       {"window tokens", [](const CellResult& c) {
-          const PairedGap& p = c.converged;
-          return p.n_steps ? tokens_text(p.tokens_lo) + "–" + tokens_text(p.tokens_hi) : "—";
-        }},
-       {"mean gap (nats)", [](const CellResult& c) { return fixed(c.converged.mean_gap, 4, true); }},
-       {"per-step sd", [](const CellResult& c) { return fixed(c.converged.sd_gap, 4); }},
-       {"rel. %", [](const CellResult& c) { return pct(c.converged.mean_rel_pct, 2, false); }},
-       {"final gap (nats)", [](const CellResult& c) { return fixed(c.final_gap, 4, true); }},
-       {"final rel. %", [](const CellResult& c) { return pct(c.final_rel_pct, 2, false); }},
-       {"final kind", [](const CellResult& c) { return c.final_gap_kind; }}},
-      cells_by_group(r, [](const CellResult& c) { return c.included && !c.is_baseline && c.reference >= 0; }));
-  md << "\n";
+std::string converged_section(const AnalysisReport& r) {
+  return section(
+      "Converged regime and final loss per cell",
+      "Paired per-step difference of the raw training loss (config − same-seed baseline) over " +
+          r.settings.window_text() + "; per-step sd is the step-to-step noise of that difference.",
+      table<CellResult>(
+          {config_column<CellResult>(r),
+           {"seed", [](const CellResult& c) { return std::to_string(c.seed); }},
+           {"window steps", [](const CellResult& c) {
+              const PairedGap& p = c.converged;
+              return p.n_steps ? std::to_string(p.step_lo) + "–" + std::to_string(p.step_hi) + " (" + std::to_string(p.n_steps) + ")" : "—";
+            }},
+           {"window tokens", [](const CellResult& c) {
+              const PairedGap& p = c.converged;
+              return p.n_steps ? tokens_text(p.tokens_lo) + "–" + tokens_text(p.tokens_hi) : "—";
+            }},
+           {"mean gap (nats)", [](const CellResult& c) { return fixed(c.converged.mean_gap, 4, true); }},
+           {"per-step sd", [](const CellResult& c) { return fixed(c.converged.sd_gap, 4); }},
+           {"rel. %", [](const CellResult& c) { return pct(c.converged.mean_rel_pct, 2, false); }},
+           {"final gap (nats)", [](const CellResult& c) { return fixed(c.final_gap, 4, true); }},
+           {"final rel. %", [](const CellResult& c) { return pct(c.final_rel_pct, 2, false); }},
+           {"final kind", [](const CellResult& c) { return c.final_gap_kind; }}},
+          cells_by_group(r, [](const CellResult& c) { return c.included && !c.is_baseline && c.reference >= 0; })));
+}
 
-  md << "## Cells\n\n";
+// Every cell, then a list of the failed, diverged and unreadable ones.
+std::string cells_section(const AnalysisReport& r) {
   auto has_run = [](const CellResult& c) { return c.state != "pending" && c.state != "unreadable"; };
-  md << table<CellResult>(
-      {{"#", [](const CellResult& c) { return std::to_string(c.index); }},
-       {"id", [](const CellResult& c) { return "`" + c.id + "`"; }},
-       {"config", [&](const CellResult& c) { return group_name(r, c.group); }},
-       {"seed", [](const CellResult& c) { return std::to_string(c.seed); }},
-       {"state", [](const CellResult& c) { return c.state; }},
-       {"step", [&](const CellResult& c) { return has_run(c) ? std::to_string(c.last_step) : "—"; }},
-       {"tokens", [&](const CellResult& c) { return has_run(c) ? tokens_text(c.tokens) : "—"; }},
-       {"last train loss", [](const CellResult& c) { return fixed(c.last_train_loss, 4); }},
-       {"final loss", [](const CellResult& c) {
-          return std::isfinite(c.final_loss) ? fixed(c.final_loss, 4) + " (" + c.final_loss_kind + ")" : "—";
-        }},
-       {"note", [](const CellResult& c) { return c.message.empty() ? c.note : c.message + (c.note.empty() ? "" : "; " + c.note); }}},
-      all(r.cells));
-  md << "\n";
+  std::ostringstream md;
+  md << section(
+      "Cells", "",
+      table<CellResult>(
+          {{"#", [](const CellResult& c) { return std::to_string(c.index); }},
+           {"id", [](const CellResult& c) { return "`" + c.id + "`"; }},
+           config_column<CellResult>(r),
+           {"seed", [](const CellResult& c) { return std::to_string(c.seed); }},
+           {"state", [](const CellResult& c) { return c.state; }},
+           {"step", [&](const CellResult& c) { return has_run(c) ? std::to_string(c.last_step) : "—"; }},
+           {"tokens", [&](const CellResult& c) { return has_run(c) ? tokens_text(c.tokens) : "—"; }},
+           {"last train loss", [](const CellResult& c) { return fixed(c.last_train_loss, 4); }},
+           {"final loss", [](const CellResult& c) {
+              return std::isfinite(c.final_loss) ? fixed(c.final_loss, 4) + " (" + c.final_loss_kind + ")" : "—";
+            }},
+           {"note", [](const CellResult& c) { return c.message.empty() ? c.note : c.message + (c.note.empty() ? "" : "; " + c.note); }}},
+          all(r.cells)));
   std::vector<const CellResult*> problems;
   for (const auto& c : r.cells)
     if (c.state == "failed" || c.state == "diverged" || c.state == "unreadable") problems.push_back(&c);
@@ -911,161 +956,199 @@ std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>&
          << (c->message.empty() ? "" : " — " + c->message) << "\n";
     md << "\n";
   }
-
-  md << "## Throughput\n\n";
-  md << "Per config, mean over its runs of each run's median step time (steps after the first), the tokens/s and "
-        "model TFLOP/s that follow (FLOPs per token: 6 x the linear weights + 12 x layers x seq_len x d_model, "
-        "`flops_per_token` in the run file), and MFU = model TFLOP/s / the fp32 GEMM rate each run measured at its "
-        "start with its thread count. Runs that shared the machine (`--jobs`) share its cores. Step time / baseline: "
-        "the cost of the config's emulated numerics against its baseline's.\n\n";
-  md << table<GroupResult>(
-      {{"config", [&](const GroupResult& g) { return group_name(r, g.index); }},
-       {"runs", [](const GroupResult& g) { return std::to_string(g.step_seconds.n); }},
-       {"step time (ms)", [](const GroupResult& g) { return fixed(g.step_seconds.mean * 1e3, 1); }},
-       {"tokens/s", [](const GroupResult& g) { return fixed(g.tokens_per_second.mean, 0); }},
-       {"model TFLOP/s", [](const GroupResult& g) { return fixed(g.model_tflops.mean, 4); }},
-       {"MFU", [](const GroupResult& g) { return std::isfinite(g.mfu.mean) ? fixed(g.mfu.mean * 100, 1) + "%" : "—"; }},
-       {"step time / baseline",
-        [](const GroupResult& g) { return g.is_baseline ? "1 (baseline)" : fixed(g.step_time_ratio, 2); }}},
-      all(r.groups));
-  md << "\n";
-
-  md << "## Coverage\n\n";
-  md << "Which linear layers actually ran quantized (a layer counts when a GEMM operand ran in an 8- or 4-bit "
-        "format), from each run's recipe manifest.\n\n";
-  md << table<GroupResult>({{"config", [&](const GroupResult& g) { return group_name(r, g.index); }},
-                            {"coverage", [](const GroupResult& g) { return g.coverage.empty() ? "—" : g.coverage; }}},
-                           all(r.groups));
-  md << "\n";
-
-  bool any_switch = false;
-  for (const auto& g : r.groups) any_switch = any_switch || g.has_switch;
-  if (any_switch) {
-    md << "## Precision switch\n\n";
-    md << "How much of the final-loss gap a precision switch recovers: 1 − gap_switch / gap_unswitched, the "
-          "unswitched config being the same config without the switch (seed means; per-seed " << conf << " CI).\n\n";
-    auto unswitched = [&](const GroupResult& g) { return g.switch_reference >= 0 ? &r.groups[size_t(g.switch_reference)] : nullptr; };
-    std::vector<const GroupResult*> rows;
-    for (const auto& g : r.groups)
-      if (g.has_switch) rows.push_back(&g);
-    md << table<GroupResult>(
-        {{"config", [&](const GroupResult& g) { return group_name(r, g.index); }},
-         {"unswitched config", [&](const GroupResult& g) { return unswitched(g) ? group_name(r, unswitched(g)->index) : "—"; }},
-         {"final gap (switch)", [](const GroupResult& g) { return fixed(g.final_gap.mean, 4, true); }},
-         {"final gap (unswitched)",
-          [&](const GroupResult& g) { return unswitched(g) ? fixed(unswitched(g)->final_gap.mean, 4, true) : "—"; }},
-         {"recovered", [](const GroupResult& g) { return pct(g.recovered_fraction, 1, true); }},
-         {"per-seed " + conf + " CI", [](const GroupResult& g) { return ci_text(g.recovered_fraction_seeds, 1, 100, "%"); }}},
-        rows);
-    md << "\n";
-  }
-
-  if (!r.quant_summary.empty()) {
-    md << "## Quantization statistics (last telemetry step; mean over tensors and seeds)\n\n";
-    md << "What-if columns: the SQNR the same operands would have as plain nvfp4 (16, e4m3) and plain mxfp4 "
-          "(32, ue8m0), 1D, round to nearest. Shrinkage: Σ q·x / Σ x² − 1 against what the quantizer rounds "
-          "(after any RHT); negative when quantization shrinks magnitudes. SR rms (stochastic-rounding operands): "
-          "rms(mean of k extra draws − x) / rms(x) on the leading rows; unbiased SR falls as 1/√k (k=64 ≈ k=1 / 8) "
-          "down to a floor: the 8-bit SR resolution and deterministic errors such as clipped block maxima.\n\n";
-    md << table<QuantSummary>(
-        {{"config", [&](const QuantSummary& q) { return group_name(r, q.group); }},
-         {"GEMM operand", [](const QuantSummary& q) { return q.label; }},
-         {"step", [](const QuantSummary& q) { return std::to_string(q.step); }},
-         {"SQNR (dB)", [](const QuantSummary& q) { return fixed(q.sqnr_db, 2); }},
-         {"flushed to zero", [](const QuantSummary& q) { return fixed(q.frac_flushed * 100, 3) + "%"; }},
-         {"saturated", [](const QuantSummary& q) { return fixed(q.frac_saturated * 100, 4) + "%"; }},
-         {"as nvfp4 (dB)", [](const QuantSummary& q) { return fixed(q.whatif_nvfp4_sqnr_db, 2); }},
-         {"as mxfp4 (dB)", [](const QuantSummary& q) { return fixed(q.whatif_mxfp4_sqnr_db, 2); }},
-         {"shrinkage", [](const QuantSummary& q) { return fixed(q.bias_shrinkage, 4, true); }},
-         {"SR rms k=1", [](const QuantSummary& q) { return fixed(q.sr_rms_k1, 4); }},
-         {"SR rms k=64", [](const QuantSummary& q) { return fixed(q.sr_rms_k64, 4); }}},
-        all(r.quant_summary));
-    md << "\n";
-  }
-
-  if (!r.gnr_summary.empty()) {
-    md << "## Gradient-to-noise ratio of the weight gradients (last telemetry step)\n\n";
-    md << "GNR = ‖dW‖ / (σ_q·√d), dW from fp32 wgrad operands, σ_q the rms of the quantized wgrad's error "
-          "(Chmiel et al.). Below √3 ≈ 1.732 progress stalls: switch that layer's gradients to higher precision. "
-          "Min, median and layers below √3 per run, averaged over seeds.\n\n";
-    md << table<GnrSummary>(
-        {{"config", [&](const GnrSummary& g) { return group_name(r, g.group); }},
-         {"step", [](const GnrSummary& g) { return std::to_string(g.step); }},
-         {"layers", [](const GnrSummary& g) { return std::to_string(g.n_layers); }},
-         {"min GNR", [](const GnrSummary& g) { return gnr_text(g.min_gnr); }},
-         {"median GNR", [](const GnrSummary& g) { return gnr_text(g.median_gnr); }},
-         {"layers < √3", [](const GnrSummary& g) { return fixed(g.n_below, 1); }},
-         {"lowest layer", [](const GnrSummary& g) { return g.lowest_layer; }}},
-        all(r.gnr_summary));
-    md << "\n";
-  }
-
-  if (!r.fidelity_summary.empty()) {
-    md << "## Fidelity of the GEMM outputs against an fp32 replay (last telemetry step)\n\n";
-    md << "Each telemetry step is replayed with every GEMM in fp32 (same weights, same batch). Per GEMM output g "
-          "(fprop Y, dgrad dX, wgrad dW) against the replay's g_ref: gain ⟨g, g_ref⟩/⟨g_ref, g_ref⟩ (below 1: the "
-          "quantized GEMMs shrink it), relative error ‖g − g_ref‖/‖g_ref‖ and cosine; means over the linear layers, "
-          "averaged over seeds. SR bias and spread: the GEMMs with a stochastically rounded operand, recomputed with 8 "
-          "fresh draws on the same inputs, ‖mean − fp32‖/‖fp32‖ and the draw-to-draw spread (an unbiased rounding "
-          "leaves the bias at spread/√8).\n\n";
-    md << table<FidelitySummary>(
-        {{"config", [&](const FidelitySummary& f) { return group_name(r, f.group); }},
-         {"GEMM", [](const FidelitySummary& f) { return to_string(f.role); }},
-         {"step", [](const FidelitySummary& f) { return std::to_string(f.step); }},
-         {"layers", [](const FidelitySummary& f) { return std::to_string(f.n_layers); }},
-         {"gain", [](const FidelitySummary& f) { return fixed(f.gain, 4); }},
-         {"rel. error", [](const FidelitySummary& f) { return fixed(f.rel_err, 4); }},
-         {"cosine", [](const FidelitySummary& f) { return fixed(f.cosine, 4); }},
-         {"SR bias", [](const FidelitySummary& f) { return fixed(f.sr_bias, 4); }},
-         {"SR spread", [](const FidelitySummary& f) { return fixed(f.sr_rel_std, 4); }},
-         {"lowest gain", [](const FidelitySummary& f) { return fixed(f.lowest_gain, 4) + " " + f.lowest_layer; }}},
-        all(r.fidelity_summary));
-    md << "\n";
-  }
-
-  if (!images.empty()) {
-    md << "## Plots\n\n";
-    std::vector<std::string> stems;
-    std::map<std::string, std::map<std::string, std::string>> by_stem;  // stem -> ext -> link
-    for (const auto& img : images) {
-      const fs::path p(img);
-      const std::string stem = p.stem().string();
-      std::string link = base_dir.empty() ? img : fs::path(img).lexically_relative(base_dir).generic_string();
-      if (link.empty()) link = img;
-      if (!by_stem.count(stem)) stems.push_back(stem);
-      by_stem[stem][p.extension().string()] = link;
-    }
-    for (const auto& stem : stems) {
-      const auto& links = by_stem[stem];
-      const std::string title = image_title(stem, r);
-      md << "### " << title << "\n\n";
-      if (links.count(".png")) md << "![" << title << "](" << links.at(".png") << ")\n";
-      else if (links.count(".svg")) md << "![" << title << "](" << links.at(".svg") << ")\n";
-      if (links.count(".svg") && links.count(".png")) md << "\n[SVG](" << links.at(".svg") << ")\n";
-      md << "\n";
-    }
-  }
-
-  md << "## Definitions\n\n"
-     << "- **Smoothing**: TensorBoard's debiased EMA over logged steps, m_k = w·m_{k−1} + (1−w)·L_k, "
-        "smoothed = m_k/(1−w^k), w = "
-     << fixed(s.ema, 3) << ".\n"
-     << "- **Tokens to target**: first logged point where the curve is ≤ the target, interpolated linearly in "
-        "log(tokens) from the point before; never reached → censored at the run's budget (\"> budget\"), and the "
-        "token gap T_config/T_baseline − 1 is then a lower bound.\n"
-     << "- **Converged-regime gap**: mean over the window of the per-step paired difference of raw training loss "
-        "(config − baseline, same seed, matched by step); window = "
-     << s.window_text()
-     << " (for the fraction rule: steps k > S − ⌈f·S⌉, S = last paired step). Also reported: the per-step sd of "
-        "the difference, and NVIDIA's relative difference (L_ref − L_exp)/L_ref × 100 averaged over the window.\n"
-     << "- **Final-loss gap**: final validation loss (both runs have one) else final smoothed training loss, "
-        "config − baseline.\n"
-     << "- **Seeds**: per-seed values are averaged; CI = mean ± t_{(1+c)/2, n−1}·sd/√n (Student t, Boost.Math); "
-        "no CI with one seed.\n"
-     << "- **Gap to entropy**: final loss − the synthetic corpus's entropy rate (when the run records it).\n"
-     << "- **Recovered fraction** (precision switch): 1 − gap_switch / gap_unswitched of the final-loss gaps.\n"
-     << "- **GNR**: ‖∇W‖/(σ_q·√d) of each layer's weight gradient; √3 is the stalling threshold.\n";
   return md.str();
+}
+
+std::string throughput_section(const AnalysisReport& r) {
+  return section(
+      "Throughput",
+      "Per config, mean over its runs of each run's median step time (steps after the first), the tokens/s and "
+      "model TFLOP/s that follow (FLOPs per token: 6 x the linear weights + 12 x layers x seq_len x d_model, "
+      "`flops_per_token` in the run file), and MFU = model TFLOP/s / the fp32 GEMM rate each run measured at its "
+      "start with its thread count. Runs that shared the machine (`--jobs`) share its cores. Step time / baseline: "
+      "the cost of the config's emulated numerics against its baseline's.",
+      table<GroupResult>(
+          {config_column<GroupResult>(r),
+           {"runs", [](const GroupResult& g) { return std::to_string(g.step_seconds.n); }},
+           {"step time (ms)", [](const GroupResult& g) { return fixed(g.step_seconds.mean * 1e3, 1); }},
+           {"tokens/s", [](const GroupResult& g) { return fixed(g.tokens_per_second.mean, 0); }},
+           {"model TFLOP/s", [](const GroupResult& g) { return fixed(g.model_tflops.mean, 4); }},
+           {"MFU", [](const GroupResult& g) { return std::isfinite(g.mfu.mean) ? fixed(g.mfu.mean * 100, 1) + "%" : "—"; }},
+           {"step time / baseline",
+            [](const GroupResult& g) { return g.is_baseline ? "1 (baseline)" : fixed(g.step_time_ratio, 2); }}},
+          all(r.groups)));
+}
+
+std::string coverage_section(const AnalysisReport& r) {
+  return section("Coverage",
+                 "Which linear layers actually ran quantized (a layer counts when a GEMM operand ran in an 8- or 4-bit "
+                 "format), from each run's recipe manifest.",
+                 table<GroupResult>({config_column<GroupResult>(r),
+                                     {"coverage", [](const GroupResult& g) { return g.coverage.empty() ? "—" : g.coverage; }}},
+                                    all(r.groups)));
+}
+
+std::string switch_section(const AnalysisReport& r) {
+  std::vector<const GroupResult*> rows;
+  for (const auto& g : r.groups)
+    if (g.has_switch) rows.push_back(&g);
+  if (rows.empty()) return "";
+  const std::string conf = confidence_text(r.settings);
+  auto unswitched = [&](const GroupResult& g) { return g.switch_reference >= 0 ? &r.groups[size_t(g.switch_reference)] : nullptr; };
+  return section(
+      "Precision switch",
+      "How much of the final-loss gap a precision switch recovers: 1 − gap_switch / gap_unswitched, the unswitched "
+      "config being the same config without the switch (seed means; per-seed " + conf + " CI).",
+      table<GroupResult>(
+          {config_column<GroupResult>(r),
+           {"unswitched config", [&](const GroupResult& g) { return unswitched(g) ? group_name(r, unswitched(g)->index) : "—"; }},
+           {"final gap (switch)", [](const GroupResult& g) { return fixed(g.final_gap.mean, 4, true); }},
+           {"final gap (unswitched)",
+            [&](const GroupResult& g) { return unswitched(g) ? fixed(unswitched(g)->final_gap.mean, 4, true) : "—"; }},
+           {"recovered", [](const GroupResult& g) { return pct(g.recovered_fraction, 1, true); }},
+           {"per-seed " + conf + " CI", [](const GroupResult& g) { return ci_text(g.recovered_fraction_seeds, 1, 100, "%"); }}},
+          rows));
+}
+
+std::string quant_section(const AnalysisReport& r) {
+  if (r.quant_summary.empty()) return "";
+  return section(
+      "Quantization statistics (last telemetry step; mean over tensors and seeds)",
+      "What-if columns: the SQNR the same operands would have as plain nvfp4 (16, e4m3) and plain mxfp4 (32, ue8m0), "
+      "1D, round to nearest. Shrinkage: Σ q·x / Σ x² − 1 against what the quantizer rounds (after any RHT); negative "
+      "when quantization shrinks magnitudes. SR rms (stochastic-rounding operands): rms(mean of k extra draws − x) / "
+      "rms(x) on the leading rows; unbiased SR falls as 1/√k (k=64 ≈ k=1 / 8) down to a floor: the 8-bit SR "
+      "resolution and deterministic errors such as clipped block maxima.",
+      table<QuantSummary>(
+          {config_column<QuantSummary>(r),
+           {"GEMM operand", [](const QuantSummary& q) { return q.label; }},
+           {"step", [](const QuantSummary& q) { return std::to_string(q.step); }},
+           {"SQNR (dB)", [](const QuantSummary& q) { return fixed(q.sqnr_db, 2); }},
+           {"flushed to zero", [](const QuantSummary& q) { return fixed(q.frac_flushed * 100, 3) + "%"; }},
+           {"saturated", [](const QuantSummary& q) { return fixed(q.frac_saturated * 100, 4) + "%"; }},
+           {"as nvfp4 (dB)", [](const QuantSummary& q) { return fixed(q.whatif_nvfp4_sqnr_db, 2); }},
+           {"as mxfp4 (dB)", [](const QuantSummary& q) { return fixed(q.whatif_mxfp4_sqnr_db, 2); }},
+           {"shrinkage", [](const QuantSummary& q) { return fixed(q.bias_shrinkage, 4, true); }},
+           {"SR rms k=1", [](const QuantSummary& q) { return fixed(q.sr_rms_k1, 4); }},
+           {"SR rms k=64", [](const QuantSummary& q) { return fixed(q.sr_rms_k64, 4); }}},
+          all(r.quant_summary)));
+}
+
+std::string gnr_section(const AnalysisReport& r) {
+  if (r.gnr_summary.empty()) return "";
+  return section(
+      "Gradient-to-noise ratio of the weight gradients (last telemetry step)",
+      "GNR = ‖dW‖ / (σ_q·√d), dW from fp32 wgrad operands, σ_q the rms of the quantized wgrad's error (Chmiel et "
+      "al.). Below √3 ≈ 1.732 progress stalls: switch that layer's gradients to higher precision. Min, median and "
+      "layers below √3 per run, averaged over seeds.",
+      table<GnrSummary>(
+          {config_column<GnrSummary>(r),
+           {"step", [](const GnrSummary& g) { return std::to_string(g.step); }},
+           {"layers", [](const GnrSummary& g) { return std::to_string(g.n_layers); }},
+           {"min GNR", [](const GnrSummary& g) { return gnr_text(g.min_gnr); }},
+           {"median GNR", [](const GnrSummary& g) { return gnr_text(g.median_gnr); }},
+           {"layers < √3", [](const GnrSummary& g) { return fixed(g.n_below, 1); }},
+           {"lowest layer", [](const GnrSummary& g) { return g.lowest_layer; }}},
+          all(r.gnr_summary)));
+}
+
+std::string fidelity_section(const AnalysisReport& r) {
+  if (r.fidelity_summary.empty()) return "";
+  return section(
+      "Fidelity of the GEMM outputs against an fp32 replay (last telemetry step)",
+      "Each telemetry step is replayed with every GEMM in fp32 (same weights, same batch). Per GEMM output g (fprop "
+      "Y, dgrad dX, wgrad dW) against the replay's g_ref: gain ⟨g, g_ref⟩/⟨g_ref, g_ref⟩ (below 1: the quantized "
+      "GEMMs shrink it), relative error ‖g − g_ref‖/‖g_ref‖ and cosine; means over the linear layers, averaged over "
+      "seeds. SR bias and spread: the GEMMs with a stochastically rounded operand, recomputed with 8 fresh draws on "
+      "the same inputs, ‖mean − fp32‖/‖fp32‖ and the draw-to-draw spread (an unbiased rounding leaves the bias at "
+      "spread/√8).",
+      table<FidelitySummary>(
+          {config_column<FidelitySummary>(r),
+           {"GEMM", [](const FidelitySummary& f) { return to_string(f.role); }},
+           {"step", [](const FidelitySummary& f) { return std::to_string(f.step); }},
+           {"layers", [](const FidelitySummary& f) { return std::to_string(f.n_layers); }},
+           {"gain", [](const FidelitySummary& f) { return fixed(f.gain, 4); }},
+           {"rel. error", [](const FidelitySummary& f) { return fixed(f.rel_err, 4); }},
+           {"cosine", [](const FidelitySummary& f) { return fixed(f.cosine, 4); }},
+           {"SR bias", [](const FidelitySummary& f) { return fixed(f.sr_bias, 4); }},
+           {"SR spread", [](const FidelitySummary& f) { return fixed(f.sr_rel_std, 4); }},
+           {"lowest gain", [](const FidelitySummary& f) { return fixed(f.lowest_gain, 4) + " " + f.lowest_layer; }}},
+          all(r.fidelity_summary)));
+}
+
+// One subsection per plot: the PNG embedded (else the SVG), and a link to the SVG when there are both.
+std::string plots_section(const AnalysisReport& r, const std::vector<std::string>& images, const std::string& base_dir) {
+  if (images.empty()) return "";
+  std::ostringstream md;
+  md << "## Plots\n\n";
+  std::vector<std::string> stems;
+  std::map<std::string, std::map<std::string, std::string>> by_stem;  // stem -> ext -> link
+  for (const auto& img : images) {
+    const fs::path p(img);
+    const std::string stem = p.stem().string();
+    std::string link = base_dir.empty() ? img : fs::path(img).lexically_relative(base_dir).generic_string();
+    if (link.empty()) link = img;
+    if (!by_stem.count(stem)) stems.push_back(stem);
+    by_stem[stem][p.extension().string()] = link;
+  }
+  for (const auto& stem : stems) {
+    const auto& links = by_stem[stem];
+    const std::string title = image_title(stem, r);
+    md << "### " << title << "\n\n";
+    if (links.count(".png")) md << "![" << title << "](" << links.at(".png") << ")\n";
+    else if (links.count(".svg")) md << "![" << title << "](" << links.at(".svg") << ")\n";
+    if (links.count(".svg") && links.count(".png")) md << "\n[SVG](" << links.at(".svg") << ")\n";
+    md << "\n";
+  }
+  return md.str();
+}
+
+std::string definitions_section(const ResolvedSettings& s) {
+  return "## Definitions\n\n"
+         "- **Smoothing**: TensorBoard's debiased EMA over logged steps, m_k = w·m_{k−1} + (1−w)·L_k, "
+         "smoothed = m_k/(1−w^k), w = " +
+         fixed(s.ema, 3) +
+         ".\n"
+         "- **Tokens to target**: first logged point where the curve is ≤ the target, interpolated linearly in "
+         "log(tokens) from the point before; never reached → censored at the run's budget (\"> budget\"), and the "
+         "token gap T_config/T_baseline − 1 is then a lower bound.\n"
+         "- **Converged-regime gap**: mean over the window of the per-step paired difference of raw training loss "
+         "(config − baseline, same seed, matched by step); window = " +
+         s.window_text() +
+         " (for the fraction rule: steps k > S − ⌈f·S⌉, S = last paired step). Also reported: the per-step sd of "
+         "the difference, and NVIDIA's relative difference (L_ref − L_exp)/L_ref × 100 averaged over the window.\n"
+         "- **Final-loss gap**: final validation loss (both runs have one) else final smoothed training loss, "
+         "config − baseline.\n"
+         "- **Seeds**: per-seed values are averaged; CI = mean ± t_{(1+c)/2, n−1}·sd/√n (Student t, Boost.Math); "
+         "no CI with one seed.\n"
+         "- **Gap to entropy**: final loss − the synthetic corpus's entropy rate (when the run records it).\n"
+         "- **Recovered fraction** (precision switch): 1 − gap_switch / gap_unswitched of the final-loss gaps.\n"
+         "- **GNR**: ‖∇W‖/(σ_q·√d) of each layer's weight gradient; √3 is the stalling threshold.\n";
+}
+
+}  // namespace
+
+std::string to_markdown(const AnalysisReport& r, const std::vector<std::string>& images, const std::string& base_dir) {
+  const std::string sections[] = {header_section(r),
+                                  summary_section(r),
+                                  comparisons_section(r),
+                                  attribution_section(r),
+                                  tokens_to_target_section(r),
+                                  budget_section(r),
+                                  spread_section(r),
+                                  converged_section(r),
+                                  cells_section(r),
+                                  throughput_section(r),
+                                  coverage_section(r),
+                                  switch_section(r),
+                                  quant_section(r),
+                                  gnr_section(r),
+                                  fidelity_section(r),
+                                  plots_section(r, images, base_dir),
+                                  definitions_section(r.settings)};
+  std::string md;
+  for (const std::string& s : sections) md += s;
+  return md;
 }
 
 // ---------------------------------------------------------------------------- CSV

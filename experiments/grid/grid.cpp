@@ -8,10 +8,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 namespace fp4lab::grid {
 
@@ -98,6 +98,8 @@ bool same_value(const Value& a, const Value& b) {
   return flow_text(a) == flow_text(b);
 }
 
+// The top-level keys of a grid file, in the order messages list them. The unknown-key check and
+// did-you-mean read this list, and parse_grid's steps read the file only through keys it holds.
 const std::vector<std::string> kGridKeys = {"name",  "base",     "config",   "overrides", "axes", "budgets",
                                             "zip",   "exclude",  "seeds",    "baseline",  "analysis", "set",
                                             "ladder"};
@@ -373,8 +375,7 @@ Axis parse_seeds(const Value& v, const SourceLoc& key_loc) {
 }
 
 // zip: a list of groups (lists of axis names), or one group written as a flat list.
-std::vector<std::vector<int>> parse_zip(const Value& v, const std::vector<Axis>& axes,
-                                        const std::function<int(const std::string&)>& index_of) {
+std::vector<std::vector<int>> parse_zip(const Value& v, const Grid& grid) {
   if (!v.is_list()) fail(v.loc(), "zip", "expected a list of axis groups, e.g. [[optim.lr, optim.warmup_tokens]]");
   std::vector<Value> groups;
   const bool flat = !v.items().empty() && std::all_of(v.items().begin(), v.items().end(),
@@ -389,17 +390,17 @@ std::vector<std::vector<int>> parse_zip(const Value& v, const std::vector<Axis>&
     std::vector<int> group;
     for (const auto& n : g.items()) {
       const std::string name = n.is_scalar() ? n.text() : flow_text(n);
-      const int a = index_of(name);
-      if (a >= 0 && axes[a].kind == Axis::Kind::budget)
+      const int a = grid.axis_index(name);
+      if (a >= 0 && grid.axes[a].kind == Axis::Kind::budget)
         fail(n.loc(), "zip", "the budget axis cannot be zipped (`budgets.cells` says which cells get which budgets)");
-      if (a < 0 || axes[a].kind == Axis::Kind::seed)
-        fail(n.loc(), "zip", "names unknown axis '" + name + "'" + did_you_mean(name, axis_names(axes)));
+      if (a < 0 || grid.axes[a].kind == Axis::Kind::seed)
+        fail(n.loc(), "zip", "names unknown axis '" + name + "'" + did_you_mean(name, axis_names(grid.axes)));
       if (!used.insert(a).second) fail(n.loc(), "zip", "axis '" + name + "' is in more than one zip group");
-      if (!group.empty() && axes[a].values.size() != axes[group[0]].values.size())
+      if (!group.empty() && grid.axes[a].values.size() != grid.axes[group[0]].values.size())
         fail(n.loc(), "zip",
-             "zipped axes must have equal lengths: '" + axes[group[0]].name + "' has " +
-                 std::to_string(axes[group[0]].values.size()) + " values, '" + name + "' has " +
-                 std::to_string(axes[a].values.size()));
+             "zipped axes must have equal lengths: '" + grid.axes[group[0]].name + "' has " +
+                 std::to_string(grid.axes[group[0]].values.size()) + " values, '" + name + "' has " +
+                 std::to_string(grid.axes[a].values.size()));
       group.push_back(a);
     }
     out.push_back(group);
@@ -410,25 +411,24 @@ std::vector<std::vector<int>> parse_zip(const Value& v, const std::vector<Axis>&
 // A condition on cells: per axis, the value indices that match (exclude entries, baseline).
 using Match = std::vector<std::pair<int, std::set<int>>>;
 
-Match parse_match(const Value& m, const std::string& what, const std::vector<Axis>& axes,
-                  const std::function<int(const std::string&)>& index_of, bool allow_lists, bool allow_seed) {
+Match parse_match(const Value& m, const std::string& what, const Grid& g, bool allow_lists, bool allow_seed) {
   if (!m.is_map() || m.entries().empty())
     fail(m.loc(), what, "expected a map of axis: value, e.g. {recipe: bf16}");
   Match match;
   for (const auto& e : m.entries()) {
-    const int a = index_of(e.key);
-    if (a < 0) fail(e.key_loc, what, "names unknown axis '" + e.key + "'" + did_you_mean(e.key, axis_names(axes)));
-    if (!allow_seed && axes[a].kind == Axis::Kind::seed)
+    const int a = g.axis_index(e.key);
+    if (a < 0) fail(e.key_loc, what, "names unknown axis '" + e.key + "'" + did_you_mean(e.key, axis_names(g.axes)));
+    if (!allow_seed && g.axes[a].kind == Axis::Kind::seed)
       fail(e.key_loc, what, "the baseline is chosen per seed; do not name the seed");
     std::vector<Value> wanted;
     if (e.value.is_list() && allow_lists) wanted = e.value.items();
     else wanted.push_back(e.value);
     std::set<int> values;
     for (const auto& w : wanted) {
-      const int i = find_value(axes[a], w);
+      const int i = find_value(g.axes[a], w);
       if (i < 0)
         fail(w.loc(), what, "axis '" + e.key + "' has no value '" + flow_text(w) + "' (values: " +
-                                join(value_labels(axes[a])) + ")");
+                                join(value_labels(g.axes[a])) + ")");
       values.insert(i);
     }
     match.push_back({a, values});
@@ -478,6 +478,411 @@ Value base_as_map(const ConfigBuilder& base) {
   return root;
 }
 
+// ---------------------------------------------------------------------------- parse_grid's steps
+//
+// parse_grid reads a grid file in steps, in this order: each needs what the ones before it built
+// (a ladder's arms layer on base and overrides, zip and exclude name every axis, analysis needs the
+// baseline), and the first problem found is the one reported.
+
+// What the steps have read so far. A step reads its top-level keys through find() or entry(),
+// which take only the keys kGridKeys lists.
+struct GridParse {
+  GridParse(const Value& root, const std::string& path, const std::vector<std::string>& all_sets);
+
+  const ValueEntry* entry(const std::string& key) const {  // nullptr when the file has no `key:`
+    if (std::find(kGridKeys.begin(), kGridKeys.end(), key) == kGridKeys.end())
+      throw std::logic_error("'" + key + "' is not in kGridKeys");
+    for (const auto& e : root.entries())
+      if (e.key == key) return &e;
+    return nullptr;
+  }
+  const Value* find(const std::string& key) const {
+    const ValueEntry* e = entry(key);
+    return e ? &e->value : nullptr;
+  }
+
+  const Value& root;
+  Grid g;
+  std::vector<std::string> sets;        // --set key=value
+  std::optional<Value> seeds_override;  // --set seeds=[...]
+  ConfigBuilder base;                   // base: or config:
+  ConfigBuilder fixed;                  // base, then overrides:
+  std::optional<analysis::Ladder> ladder;
+  std::vector<std::vector<int>> combos;  // the cells to build: per axis, the index of the cell's value
+  std::vector<std::pair<std::string, std::string>> assignments;  // set: then --set (text, source)
+};
+
+// `--set seeds=[4, 5, 6]` replaces the grid's seed list (rerun a grid with other seeds); every
+// other --set is a config key. The file is a map of known keys.
+GridParse::GridParse(const Value& root, const std::string& path, const std::vector<std::string>& all_sets)
+    : root(root) {
+  for (const auto& s : all_sets)
+    if (s.rfind("seeds=", 0) == 0) seeds_override = parse_yaml_string(s.substr(6), "--set " + s);
+    else sets.push_back(s);
+  if (root.is_null()) fail(SourceLoc{path, 0, 0}, "", "empty grid file");
+  if (!root.is_map()) fail(root.loc(), "", "a grid file is a map with keys " + join(kGridKeys));
+  for (const auto& e : root.entries())
+    if (std::find(kGridKeys.begin(), kGridKeys.end(), e.key) == kGridKeys.end()) {
+      std::string hint = did_you_mean(e.key, kGridKeys);
+      if (is_config_path(e.key) || is_preset_group(e.key))
+        hint = " (config keys go under `overrides:`, or make it an axis under `axes:`)";
+      fail(e.key_loc, e.key, "unknown grid key" + hint);
+    }
+  g.path = path;
+}
+
+// name: the output folder's name (default: the file's).
+void read_name(GridParse& p) {
+  Grid& g = p.g;
+  g.name = std::filesystem::path(g.path).stem().string();
+  if (const Value* n = p.find("name")) {
+    if (!n->is_scalar() || n->text().empty()) fail(n->loc(), "name", "expected a name");
+    g.name = n->text();
+    const bool safe = g.name != "." && g.name != ".." &&
+                      std::all_of(g.name.begin(), g.name.end(), [](char c) {
+                        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+                      });
+    if (!safe) fail(n->loc(), "name", "use letters, digits, '_', '-' and '.' only (it names the output folder)");
+  }
+}
+
+// base: (a file) or config: (an inline map), then overrides: on top.
+void read_base(GridParse& p) {
+  const Value* base_file = p.find("base");
+  const Value* inline_config = p.find("config");
+  if (base_file && inline_config) fail(inline_config->loc(), "config", "give either `base:` or `config:`, not both");
+  if (!base_file && !inline_config)
+    fail(p.root.loc(), "base", "a grid needs a base config: `base: FILE.yaml` or an inline `config:` map");
+  if (base_file) {
+    if (!base_file->is_scalar()) fail(base_file->loc(), "base", "expected a file name");
+    std::filesystem::path f = base_file->text();
+    if (f.is_relative()) f = std::filesystem::path(p.g.path).parent_path() / f;
+    if (!std::filesystem::is_regular_file(f)) fail(base_file->loc(), "base", "cannot open '" + f.string() + "'");
+    p.base.add_file(f.string());
+  } else {
+    if (!inline_config->is_map()) fail(inline_config->loc(), "config", "expected a map of config keys");
+    p.base.add_tree(*inline_config);
+  }
+  check_entries(p.base, 0);
+  p.fixed = p.base;
+  if (const Value* o = p.find("overrides")) {
+    if (!o->is_map()) fail(o->loc(), "overrides", "expected a map of config keys, e.g. {optim.lr: 1e-3}");
+    p.fixed.add_tree(*o);
+    check_entries(p.fixed, p.base.entries().size());
+  }
+}
+
+// The axes, in this order: the seed axis (outermost), the file's axes, a ladder's arms, the budgets.
+
+void read_seed_axis(GridParse& p) {
+  if (p.seeds_override) p.g.axes.push_back(parse_seeds(*p.seeds_override, p.seeds_override->loc()));
+  else if (const ValueEntry* e = p.entry("seeds")) p.g.axes.push_back(parse_seeds(e->value, e->key_loc));
+}
+
+void read_axes(GridParse& p) {
+  const Value* ax = p.find("axes");
+  if (!ax) return;
+  if (!ax->is_map() || ax->entries().empty())
+    fail(ax->loc(), "axes", "expected a map of axis: [values], e.g. {recipe: [nvfp4, bf16]}");
+  for (const auto& e : ax->entries()) {
+    if (e.value.is_list()) p.g.axes.push_back(parse_key_axis(e.key, e.key_loc, e.value));
+    else if (e.value.is_map()) {
+      if (e.key == "seed") fail(e.key_loc, e.key, "the name 'seed' is reserved for `seeds:`");
+      p.g.axes.push_back(parse_variant_axis(e.key, e.key_loc, e.value));
+    } else {
+      fail(e.value.is_null() ? e.key_loc : e.value.loc(), e.key,
+           "an axis is a list of values (`" + e.key + ": [a, b]`) or named variants (`" + e.key +
+               ": {name: {key: value}}`)");
+    }
+  }
+}
+
+void read_ladder_axis(GridParse& p) {
+  const ValueEntry* e = p.entry("ladder");
+  if (!e) return;
+  LadderAxis la = parse_ladder(e->value, e->key_loc, p.fixed);
+  if (p.g.axis_index(la.axis.name) >= 0)
+    fail(e->key_loc, "ladder.axis", "an axis named '" + la.axis.name + "' exists already; name the ladder's axis otherwise");
+  p.g.axes.push_back(std::move(la.axis));
+  p.ladder = std::move(la.ladder);
+}
+
+void read_budget_axis(GridParse& p) {
+  const ValueEntry* e = p.entry("budgets");
+  if (!e) return;
+  Grid& g = p.g;
+  if (g.axis_index("budget") >= 0)
+    fail(g.axes[g.axis_index("budget")].loc, "budget", "the axis name 'budget' is reserved for `budgets:`");
+  g.axes.push_back(parse_budgets(e->value, e->key_loc));
+}
+
+// The cells' value combinations: the product over factors (a zip: group is one factor), the first
+// factor outermost.
+void expand(GridParse& p) {
+  const Grid& g = p.g;
+  std::vector<std::vector<int>> factors;
+  std::vector<std::vector<int>> zips;
+  if (const Value* z = p.find("zip")) zips = parse_zip(*z, g);
+  for (size_t a = 0; a < g.axes.size(); ++a) {
+    auto in_group = std::find_if(zips.begin(), zips.end(), [&](const std::vector<int>& grp) {
+      return std::find(grp.begin(), grp.end(), int(a)) != grp.end();
+    });
+    if (in_group == zips.end()) factors.push_back({int(a)});
+    else if (*std::min_element(in_group->begin(), in_group->end()) == int(a)) factors.push_back(*in_group);
+  }
+  std::vector<std::vector<int>> combos(1);
+  for (const auto& f : factors) {
+    std::vector<std::vector<int>> next;
+    for (const auto& c : combos)
+      for (size_t v = 0; v < g.axes[f[0]].values.size(); ++v) {
+        std::vector<int> n = c;
+        n.resize(g.axes.size(), -1);
+        for (int a : f) n[a] = static_cast<int>(v);
+        next.push_back(n);
+      }
+    combos = std::move(next);
+  }
+  for (auto& c : combos) c.resize(g.axes.size(), 0);
+  p.combos = std::move(combos);
+}
+
+void read_exclude(GridParse& p) {
+  const Value* ex = p.find("exclude");
+  if (!ex) return;
+  if (!ex->is_list()) fail(ex->loc(), "exclude", "expected a list of maps, e.g. [{recipe: bf16, model: small}]");
+  std::vector<Match> rules;
+  for (const auto& item : ex->items()) rules.push_back(parse_match(item, "exclude", p.g, true, true));
+  std::erase_if(p.combos, [&](const std::vector<int>& c) {
+    return std::any_of(rules.begin(), rules.end(), [&](const Match& m) { return matches(m, c); });
+  });
+  if (p.combos.empty()) fail(ex->loc(), "exclude", "removes every cell of the grid");
+}
+
+// budgets.cells: cells it does not select run at the base budget only.
+void select_budget_cells(GridParse& p) {
+  const Value* budgets = p.find("budgets");
+  const Value* cells = budgets ? budgets->find("cells") : nullptr;
+  if (!cells) return;
+  const Grid& g = p.g;
+  const Match m = parse_match(*cells, "budgets.cells", g, true, false);
+  const int ba = g.axis_index("budget");
+  for (const auto& [a, vals] : m)
+    if (a == ba) fail(cells->loc(), "budgets.cells", "selects cells by the other axes, not by `budget`");
+  const Axis& axis = g.axes[ba];
+  std::erase_if(p.combos, [&](const std::vector<int>& c) {
+    double x = 0;
+    return !matches(m, c) && !(as_number(axis.values[c[ba]].value, x) && x == 1.0);
+  });
+  if (std::none_of(p.combos.begin(), p.combos.end(), [&](const std::vector<int>& c) { return matches(m, c); }))
+    fail(cells->loc(), "budgets.cells", "selects no cell of the grid (excluded?)");
+}
+
+// set: (in the file) then --set, applied after the axes; each checked on its own here.
+void read_set(GridParse& p) {
+  if (const Value* st = p.find("set")) {
+    if (!st->is_list()) fail(st->loc(), "set", "expected a list of \"key=value\" strings");
+    for (const auto& item : st->items()) {
+      if (!item.is_scalar()) fail(item.loc(), "set", "expected a \"key=value\" string");
+      p.assignments.push_back({item.text(), item.loc().str() + ": set"});
+    }
+  }
+  for (const auto& s : p.sets) p.assignments.push_back({s, "--set"});
+  for (const auto& [text, source] : p.assignments) {
+    ConfigBuilder probe;
+    probe.add_override(text, source);
+    check_entries(probe, 0);
+  }
+}
+
+// A cell's Config: base and overrides, its axis values, set: and --set, its budget. A ConfigError
+// is reported at the axis value that set the key (or a sibling of it), naming the cell.
+Config cell_config(const GridParse& p, const Cell& cell) {
+  const Grid& g = p.g;
+  const std::vector<int>& combo = cell.value;
+  ConfigBuilder b = p.fixed;
+  std::map<std::string, int> set_by_axis;
+  for (size_t a = 0; a < g.axes.size(); ++a) {
+    const size_t before = b.entries().size();
+    apply(b, g.axes[a], g.axes[a].values[combo[a]]);
+    for (size_t i = before; i < b.entries().size(); ++i) set_by_axis[b.entries()[i].path] = static_cast<int>(a);
+  }
+  for (const auto& [text, source] : p.assignments) {
+    const size_t before = b.entries().size();
+    b.add_override(text, source);
+    for (size_t i = before; i < b.entries().size(); ++i) set_by_axis.erase(b.entries()[i].path);
+  }
+  try {
+    const int ba = g.axis_index("budget");
+    double scale = 1.0;
+    if (ba >= 0 && as_number(g.axes[ba].values[combo[ba]].value, scale) && scale != 1.0) {
+      // A whole number of steps nearest to `scale` times the cell's base number of steps.
+      const Config base_cell = b.build();
+      const int64_t per_step = int64_t(base_cell.train.batch_size) * base_cell.model.seq_len;
+      const int64_t base_steps = (base_cell.train.tokens + per_step - 1) / per_step;
+      const int64_t steps = std::llround(scale * double(base_steps));
+      const SourceLoc& loc = g.axes[ba].values[combo[ba]].loc;
+      if (steps < 1)
+        fail(loc, "budgets.scale", g.axes[ba].values[combo[ba]].label + " x " + std::to_string(base_steps) +
+                                       " steps rounds to no step");
+      b.add("train.tokens", Value::scalar(std::to_string(steps * per_step), loc));
+      set_by_axis["train.tokens"] = ba;
+    }
+    return b.build();
+  } catch (const ConfigError& e) {
+    // The axis that set the key, or else one that set a sibling (another field of the same operand).
+    auto it = set_by_axis.find(e.key);
+    const std::string parent = e.key.substr(0, e.key.rfind('.') + 1);
+    for (auto s = set_by_axis.begin(); it == set_by_axis.end() && s != set_by_axis.end(); ++s)
+      if (!parent.empty() && s->first.rfind(parent, 0) == 0 && g.axes[s->second].kind != Axis::Kind::seed) it = s;
+    const std::string where = "cell " + std::to_string(cell.index) + " (" + g.describe(cell) + ")";
+    if (it == set_by_axis.end()) throw ConfigError(e.loc, e.key, where + ": " + bare_message(e));
+    const AxisValue& v = g.axes[it->second].values[combo[it->second]];
+    std::string msg = where + ": " + bare_message(e);
+    if (e.loc.file != v.loc.file || e.loc.line != v.loc.line) msg += " [set at " + e.loc.str() + "]";
+    throw ConfigError(v.loc, e.key, msg);
+  }
+}
+
+// Every cell, built and validated; two cells may not be the same run.
+void build_cells(GridParse& p) {
+  Grid& g = p.g;
+  std::map<std::string, int> first_with_id;
+  for (const auto& combo : p.combos) {
+    Cell cell;
+    cell.index = static_cast<int>(g.cells.size());
+    cell.value = combo;
+    for (size_t a = 0; a < g.axes.size(); ++a) cell.vary.push_back({g.axes[a].name, g.axes[a].values[combo[a]].label});
+    cell.config = cell_config(p, cell);
+    cell.id = config_id(cell.config);
+    cell.seed = cell.config.train.seed;
+    if (auto [it, fresh] = first_with_id.insert({cell.id, cell.index}); !fresh) {
+      const Cell& other = g.cells[it->second];
+      SourceLoc loc = p.root.loc();
+      for (size_t a = 0; a < g.axes.size(); ++a)
+        if (other.value[a] != combo[a]) {
+          loc = g.axes[a].values[combo[a]].loc;
+          break;
+        }
+      fail(loc, "axes",
+           "cells " + std::to_string(other.index) + " (" + g.describe(other) + ") and " +
+               std::to_string(cell.index) + " (" + g.describe(cell) +
+               ") are the same run (id " + cell.id +
+               "): an axis value changes nothing, or a later axis or --set overrides it");
+    }
+    g.cells.push_back(std::move(cell));
+  }
+}
+
+// baseline: for each cell, the baseline cell with its seed and its other axis values. A ladder
+// without a `baseline:` is compared with its base arm.
+void read_baseline(GridParse& p) {
+  Grid& g = p.g;
+  std::optional<Value> ladder_baseline;
+  if (p.ladder && !p.find("baseline")) {
+    ladder_baseline = Value::map(p.find("ladder")->loc());
+    ladder_baseline->set(p.ladder->axis, Value::scalar("base", p.find("ladder")->loc()));
+  }
+  const Value* bl = ladder_baseline ? &*ladder_baseline : p.find("baseline");
+  if (!bl) return;
+  const Match m = parse_match(*bl, "baseline", g, false, false);
+  for (const auto& [a, vals] : m) g.baseline.push_back({g.axes[a].name, g.axes[a].values[*vals.begin()].label});
+  std::vector<int> base_cells;
+  for (const auto& c : g.cells)
+    if (matches(m, c.value)) base_cells.push_back(c.index);
+  if (base_cells.empty()) fail(bl->loc(), "baseline", "matches no cell of the grid (excluded?)");
+  const int seed_axis = g.axis_index("seed");
+  auto in_match = [&](int a) { return std::any_of(m.begin(), m.end(), [&](const auto& e) { return e.first == a; }); };
+  if (seed_axis >= 0)
+    for (size_t v = 0; v < g.axes[seed_axis].values.size(); ++v)
+      if (std::none_of(base_cells.begin(), base_cells.end(), [&](int i) { return g.cells[i].value[seed_axis] == int(v); }))
+        fail(bl->loc(), "baseline", "matches no cell with seed " + g.axes[seed_axis].values[v].label + " (excluded?)");
+  // A cell at a budget the baseline does not run at is compared with the baseline's base budget.
+  const int budget_axis = g.axis_index("budget");
+  for (auto& c : g.cells) {
+    std::vector<int> same_seed, same_rest, same_but_budget;
+    for (int i : base_cells) {
+      const Cell& b = g.cells[i];
+      if (seed_axis >= 0 && b.value[seed_axis] != c.value[seed_axis]) continue;
+      same_seed.push_back(i);
+      bool rest = true, but_budget = true;
+      for (size_t a = 0; a < g.axes.size(); ++a)
+        if (int(a) != seed_axis && !in_match(int(a)) && b.value[a] != c.value[a]) {
+          rest = false;
+          if (int(a) != budget_axis) but_budget = false;
+        }
+      if (rest) same_rest.push_back(i);
+      double x = 0;
+      if (but_budget && budget_axis >= 0 && as_number(g.axes[budget_axis].values[b.value[budget_axis]].value, x) && x == 1.0)
+        same_but_budget.push_back(i);
+    }
+    if (same_rest.size() == 1) c.baseline = same_rest[0];
+    else if (same_rest.empty() && same_but_budget.size() == 1) c.baseline = same_but_budget[0];
+    else if (same_seed.size() == 1) c.baseline = same_seed[0];
+  }
+}
+
+// A compare: side or a claim's: cells selected as baseline: does, stored as the axes' value labels.
+analysis::Selector parse_selector(const Grid& g, const Value& v, const std::string& what) {
+  const Match m = parse_match(v, what, g, false, false);
+  if (std::none_of(g.cells.begin(), g.cells.end(), [&](const Cell& c) { return matches(m, c.value); }))
+    fail(v.loc(), what, "matches no cell of the grid (excluded?)");
+  analysis::Selector sel;
+  for (const auto& [a, vals] : m) sel[g.axes[a].name] = g.axes[a].values[*vals.begin()].label;
+  return sel;
+}
+
+std::pair<analysis::Selector, analysis::Selector> parse_selector_pair(const Grid& g, const Value& pair,
+                                                                      const std::string& what) {
+  return std::make_pair(parse_selector(g, pair.items()[0], what), parse_selector(g, pair.items()[1], what));
+}
+
+// analysis.compare and analysis.claims: their cell selectors, on the grid's axes.
+void read_comparisons(Grid& g, const Value& an) {
+  if (const Value* cmp = an.find("compare"))
+    for (size_t i = 0; i < cmp->items().size(); ++i)
+      g.analysis.compare[i] = parse_selector_pair(g, cmp->items()[i], "analysis.compare");
+  if (const Value* claims = an.find("claims")) {
+    std::set<std::string> ids;
+    for (size_t i = 0; i < claims->items().size(); ++i) {
+      analysis::Claim& c = g.analysis.claims[i];
+      if (!ids.insert(c.id).second) fail(claims->items()[i].loc(), "analysis.claims", "duplicate claim id '" + c.id + "'");
+      std::tie(c.a, c.b) = parse_selector_pair(g, *claims->items()[i].find("compare"), "analysis.claims." + c.id + ".compare");
+    }
+  }
+}
+
+// analysis: the settings analysis/runs.hpp reads; the multi-budget form with budgets:, the ladder.
+void read_analysis(GridParse& p) {
+  Grid& g = p.g;
+  if (const Value* an = p.find("analysis")) {
+    g.analysis = analysis::parse_analysis_settings(*an);
+    const Value* target = an->is_map() ? an->find("target") : nullptr;
+    if (target && g.analysis.target->rfind("baseline", 0) == 0 && g.baseline.empty())
+      fail(target->loc(), "analysis.target", "target " + *g.analysis.target + " needs a `baseline:`");
+    read_comparisons(g, *an);
+  }
+  if (p.find("budgets") && !g.analysis.budget_key) g.analysis.budget_key = "budget";
+  if (p.ladder) g.analysis.ladder = p.ladder;
+}
+
+// The self-contained copy: the base config inlined under config:, --set recorded under set:.
+std::string resolved_yaml(const GridParse& p) {
+  const Grid& g = p.g;
+  Value resolved = Value::map();
+  resolved.set("name", Value::scalar(g.name));
+  resolved.set("config", base_as_map(p.base));
+  for (const char* key : {"overrides", "axes", "ladder", "budgets", "zip", "exclude", "seeds", "baseline", "analysis"})
+    if (const Value* v = p.find(key)) resolved.set(key, *v);
+  if (p.seeds_override) resolved.set("seeds", *p.seeds_override);
+  if (!p.assignments.empty()) {
+    Value list = Value::list();
+    for (const auto& [text, source] : p.assignments) list.push_back(Value::scalar(text, {}, true));
+    resolved.set("set", list);
+  }
+  return "# The resolved grid '" + g.name + "' (written by fp4lab from " + g.path +
+         "): its base config inlined under `config:`, --set recorded under `set:`.\n" + emit_yaml(resolved);
+}
+
 }  // namespace
 
 const std::vector<std::string>& grid_keys() { return kGridKeys; }
@@ -515,331 +920,22 @@ Grid load_grid(const std::string& path, const std::vector<std::string>& sets) {
 }
 
 Grid parse_grid(const Value& root, const std::string& path, const std::vector<std::string>& all_sets) {
-  // `--set seeds=[4, 5, 6]` replaces the grid's seed list (rerun a grid with other seeds); every
-  // other --set is a config key.
-  std::vector<std::string> sets;
-  std::optional<Value> seeds_override;
-  for (const auto& s : all_sets)
-    if (s.rfind("seeds=", 0) == 0) seeds_override = parse_yaml_string(s.substr(6), "--set " + s);
-    else sets.push_back(s);
-  if (root.is_null()) fail(SourceLoc{path, 0, 0}, "", "empty grid file");
-  if (!root.is_map()) fail(root.loc(), "", "a grid file is a map with keys " + join(kGridKeys));
-  for (const auto& e : root.entries())
-    if (std::find(kGridKeys.begin(), kGridKeys.end(), e.key) == kGridKeys.end()) {
-      std::string hint = did_you_mean(e.key, kGridKeys);
-      if (is_config_path(e.key) || is_preset_group(e.key))
-        hint = " (config keys go under `overrides:`, or make it an axis under `axes:`)";
-      fail(e.key_loc, e.key, "unknown grid key" + hint);
-    }
-  Grid g;
-  g.path = path;
-
-  // name
-  g.name = std::filesystem::path(path).stem().string();
-  if (const Value* n = root.find("name")) {
-    if (!n->is_scalar() || n->text().empty()) fail(n->loc(), "name", "expected a name");
-    g.name = n->text();
-    const bool safe = g.name != "." && g.name != ".." &&
-                      std::all_of(g.name.begin(), g.name.end(), [](char c) {
-                        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
-                      });
-    if (!safe) fail(n->loc(), "name", "use letters, digits, '_', '-' and '.' only (it names the output folder)");
-  }
-
-  // base config: a file or an inline map
-  ConfigBuilder base;
-  const Value* base_file = root.find("base");
-  const Value* inline_config = root.find("config");
-  if (base_file && inline_config) fail(inline_config->loc(), "config", "give either `base:` or `config:`, not both");
-  if (!base_file && !inline_config)
-    fail(root.loc(), "base", "a grid needs a base config: `base: FILE.yaml` or an inline `config:` map");
-  if (base_file) {
-    if (!base_file->is_scalar()) fail(base_file->loc(), "base", "expected a file name");
-    std::filesystem::path p = base_file->text();
-    if (p.is_relative()) p = std::filesystem::path(path).parent_path() / p;
-    if (!std::filesystem::is_regular_file(p)) fail(base_file->loc(), "base", "cannot open '" + p.string() + "'");
-    base.add_file(p.string());
-  } else {
-    if (!inline_config->is_map()) fail(inline_config->loc(), "config", "expected a map of config keys");
-    base.add_tree(*inline_config);
-  }
-  check_entries(base, 0);
-  ConfigBuilder fixed = base;
-  if (const Value* o = root.find("overrides")) {
-    if (!o->is_map()) fail(o->loc(), "overrides", "expected a map of config keys, e.g. {optim.lr: 1e-3}");
-    fixed.add_tree(*o);
-    check_entries(fixed, base.entries().size());
-  }
-
-  // axes: the seed axis first (outermost), then the file's axes in order, then a ladder's arms
-  std::optional<analysis::Ladder> ladder;
-  if (seeds_override) {
-    g.axes.push_back(parse_seeds(*seeds_override, seeds_override->loc()));
-  } else if (const Value* s = root.find("seeds")) {
-    for (const auto& e : root.entries())
-      if (e.key == "seeds") g.axes.push_back(parse_seeds(*s, e.key_loc));
-  }
-  if (const Value* ax = root.find("axes")) {
-    if (!ax->is_map() || ax->entries().empty())
-      fail(ax->loc(), "axes", "expected a map of axis: [values], e.g. {recipe: [nvfp4, bf16]}");
-    for (const auto& e : ax->entries()) {
-      if (e.value.is_list()) g.axes.push_back(parse_key_axis(e.key, e.key_loc, e.value));
-      else if (e.value.is_map()) {
-        if (e.key == "seed") fail(e.key_loc, e.key, "the name 'seed' is reserved for `seeds:`");
-        g.axes.push_back(parse_variant_axis(e.key, e.key_loc, e.value));
-      } else {
-        fail(e.value.is_null() ? e.key_loc : e.value.loc(), e.key,
-             "an axis is a list of values (`" + e.key + ": [a, b]`) or named variants (`" + e.key +
-                 ": {name: {key: value}}`)");
-      }
-    }
-  }
-  if (const Value* ld = root.find("ladder")) {
-    for (const auto& e : root.entries())
-      if (e.key == "ladder") {
-        LadderAxis la = parse_ladder(*ld, e.key_loc, fixed);
-        if (g.axis_index(la.axis.name) >= 0)
-          fail(e.key_loc, "ladder.axis", "an axis named '" + la.axis.name + "' exists already; name the ladder's axis otherwise");
-        g.axes.push_back(std::move(la.axis));
-        ladder = std::move(la.ladder);
-      }
-  }
-  const Value* budgets = root.find("budgets");
-  if (budgets) {
-    if (g.axis_index("budget") >= 0)
-      fail(g.axes[g.axis_index("budget")].loc, "budget", "the axis name 'budget' is reserved for `budgets:`");
-    for (const auto& e : root.entries())
-      if (e.key == "budgets") g.axes.push_back(parse_budgets(*budgets, e.key_loc));
-  }
-  const auto index_of = [&](const std::string& n) { return g.axis_index(n); };
-
-  // expansion: product over factors (a zip group is one factor), first factor outermost
-  std::vector<std::vector<int>> factors;
-  std::vector<std::vector<int>> zips;
-  if (const Value* z = root.find("zip")) zips = parse_zip(*z, g.axes, index_of);
-  for (size_t a = 0; a < g.axes.size(); ++a) {
-    auto in_group = std::find_if(zips.begin(), zips.end(), [&](const std::vector<int>& grp) {
-      return std::find(grp.begin(), grp.end(), int(a)) != grp.end();
-    });
-    if (in_group == zips.end()) factors.push_back({int(a)});
-    else if (*std::min_element(in_group->begin(), in_group->end()) == int(a)) factors.push_back(*in_group);
-  }
-  std::vector<std::vector<int>> combos(1);
-  for (const auto& f : factors) {
-    std::vector<std::vector<int>> next;
-    for (const auto& c : combos)
-      for (size_t v = 0; v < g.axes[f[0]].values.size(); ++v) {
-        std::vector<int> n = c;
-        n.resize(g.axes.size(), -1);
-        for (int a : f) n[a] = static_cast<int>(v);
-        next.push_back(n);
-      }
-    combos = std::move(next);
-  }
-  for (auto& c : combos) c.resize(g.axes.size(), 0);
-
-  if (const Value* ex = root.find("exclude")) {
-    if (!ex->is_list()) fail(ex->loc(), "exclude", "expected a list of maps, e.g. [{recipe: bf16, model: small}]");
-    std::vector<Match> rules;
-    for (const auto& item : ex->items()) rules.push_back(parse_match(item, "exclude", g.axes, index_of, true, true));
-    std::erase_if(combos, [&](const std::vector<int>& c) {
-      return std::any_of(rules.begin(), rules.end(), [&](const Match& m) { return matches(m, c); });
-    });
-    if (combos.empty()) fail(ex->loc(), "exclude", "removes every cell of the grid");
-  }
-
-  // budgets.cells: cells it does not select run at the base budget only
-  if (const Value* cells = budgets ? budgets->find("cells") : nullptr) {
-    const Match m = parse_match(*cells, "budgets.cells", g.axes, index_of, true, false);
-    const int ba = g.axis_index("budget");
-    for (const auto& [a, vals] : m)
-      if (a == ba) fail(cells->loc(), "budgets.cells", "selects cells by the other axes, not by `budget`");
-    const Axis& axis = g.axes[ba];
-    std::erase_if(combos, [&](const std::vector<int>& c) {
-      double x = 0;
-      return !matches(m, c) && !(as_number(axis.values[c[ba]].value, x) && x == 1.0);
-    });
-    if (std::none_of(combos.begin(), combos.end(), [&](const std::vector<int>& c) { return matches(m, c); }))
-      fail(cells->loc(), "budgets.cells", "selects no cell of the grid (excluded?)");
-  }
-
-  // set: (in the file) then --set, applied after the axes
-  std::vector<std::pair<std::string, std::string>> assignments;  // (text, source)
-  if (const Value* st = root.find("set")) {
-    if (!st->is_list()) fail(st->loc(), "set", "expected a list of \"key=value\" strings");
-    for (const auto& item : st->items()) {
-      if (!item.is_scalar()) fail(item.loc(), "set", "expected a \"key=value\" string");
-      assignments.push_back({item.text(), item.loc().str() + ": set"});
-    }
-  }
-  for (const auto& s : sets) assignments.push_back({s, "--set"});
-  for (const auto& [text, source] : assignments) {
-    ConfigBuilder probe;
-    probe.add_override(text, source);
-    check_entries(probe, 0);
-  }
-
-  // build every cell
-  std::map<std::string, int> first_with_id;
-  for (const auto& combo : combos) {
-    Cell cell;
-    cell.index = static_cast<int>(g.cells.size());
-    cell.value = combo;
-    for (size_t a = 0; a < g.axes.size(); ++a) cell.vary.push_back({g.axes[a].name, g.axes[a].values[combo[a]].label});
-    ConfigBuilder b = fixed;
-    std::map<std::string, int> set_by_axis;
-    for (size_t a = 0; a < g.axes.size(); ++a) {
-      const size_t before = b.entries().size();
-      apply(b, g.axes[a], g.axes[a].values[combo[a]]);
-      for (size_t i = before; i < b.entries().size(); ++i) set_by_axis[b.entries()[i].path] = static_cast<int>(a);
-    }
-    for (const auto& [text, source] : assignments) {
-      const size_t before = b.entries().size();
-      b.add_override(text, source);
-      for (size_t i = before; i < b.entries().size(); ++i) set_by_axis.erase(b.entries()[i].path);
-    }
-    try {
-      const int ba = g.axis_index("budget");
-      double scale = 1.0;
-      if (ba >= 0 && as_number(g.axes[ba].values[combo[ba]].value, scale) && scale != 1.0) {
-        // A whole number of steps nearest to `scale` times the cell's base number of steps.
-        const Config base_cell = b.build();
-        const int64_t per_step = int64_t(base_cell.train.batch_size) * base_cell.model.seq_len;
-        const int64_t base_steps = (base_cell.train.tokens + per_step - 1) / per_step;
-        const int64_t steps = std::llround(scale * double(base_steps));
-        const SourceLoc& loc = g.axes[ba].values[combo[ba]].loc;
-        if (steps < 1)
-          fail(loc, "budgets.scale", g.axes[ba].values[combo[ba]].label + " x " + std::to_string(base_steps) +
-                                         " steps rounds to no step");
-        b.add("train.tokens", Value::scalar(std::to_string(steps * per_step), loc));
-        set_by_axis["train.tokens"] = ba;
-      }
-      cell.config = b.build();
-    } catch (const ConfigError& e) {
-      // The axis that set the key, or else one that set a sibling (another field of the same operand).
-      auto it = set_by_axis.find(e.key);
-      const std::string parent = e.key.substr(0, e.key.rfind('.') + 1);
-      for (auto s = set_by_axis.begin(); it == set_by_axis.end() && s != set_by_axis.end(); ++s)
-        if (!parent.empty() && s->first.rfind(parent, 0) == 0 && g.axes[s->second].kind != Axis::Kind::seed) it = s;
-      const std::string where = "cell " + std::to_string(cell.index) + " (" + g.describe(cell) + ")";
-      if (it == set_by_axis.end()) throw ConfigError(e.loc, e.key, where + ": " + bare_message(e));
-      const AxisValue& v = g.axes[it->second].values[combo[it->second]];
-      std::string msg = where + ": " + bare_message(e);
-      if (e.loc.file != v.loc.file || e.loc.line != v.loc.line) msg += " [set at " + e.loc.str() + "]";
-      throw ConfigError(v.loc, e.key, msg);
-    }
-    cell.id = config_id(cell.config);
-    cell.seed = cell.config.train.seed;
-    if (auto [it, fresh] = first_with_id.insert({cell.id, cell.index}); !fresh) {
-      const Cell& other = g.cells[it->second];
-      SourceLoc loc = root.loc();
-      for (size_t a = 0; a < g.axes.size(); ++a)
-        if (other.value[a] != combo[a]) {
-          loc = g.axes[a].values[combo[a]].loc;
-          break;
-        }
-      fail(loc, "axes",
-           "cells " + std::to_string(other.index) + " (" + g.describe(other) + ") and " +
-               std::to_string(cell.index) + " (" + g.describe(cell) +
-               ") are the same run (id " + cell.id +
-               "): an axis value changes nothing, or a later axis or --set overrides it");
-    }
-    g.cells.push_back(std::move(cell));
-  }
-
-  // baseline: for each cell, the baseline cell with its seed and its other axis values
-  // a ladder without a `baseline:` is compared with its base arm
-  std::optional<Value> ladder_baseline;
-  if (ladder && !root.find("baseline")) {
-    ladder_baseline = Value::map(root.find("ladder")->loc());
-    ladder_baseline->set(ladder->axis, Value::scalar("base", root.find("ladder")->loc()));
-  }
-  if (const Value* bl = ladder_baseline ? &*ladder_baseline : root.find("baseline")) {
-    const Match m = parse_match(*bl, "baseline", g.axes, index_of, false, false);
-    for (const auto& [a, vals] : m) g.baseline.push_back({g.axes[a].name, g.axes[a].values[*vals.begin()].label});
-    std::vector<int> base_cells;
-    for (const auto& c : g.cells)
-      if (matches(m, c.value)) base_cells.push_back(c.index);
-    if (base_cells.empty()) fail(bl->loc(), "baseline", "matches no cell of the grid (excluded?)");
-    const int seed_axis = g.axis_index("seed");
-    auto in_match = [&](int a) { return std::any_of(m.begin(), m.end(), [&](const auto& p) { return p.first == a; }); };
-    if (seed_axis >= 0)
-      for (size_t v = 0; v < g.axes[seed_axis].values.size(); ++v)
-        if (std::none_of(base_cells.begin(), base_cells.end(), [&](int i) { return g.cells[i].value[seed_axis] == int(v); }))
-          fail(bl->loc(), "baseline", "matches no cell with seed " + g.axes[seed_axis].values[v].label + " (excluded?)");
-    // A cell at a budget the baseline does not run at is compared with the baseline's base budget.
-    const int budget_axis = g.axis_index("budget");
-    for (auto& c : g.cells) {
-      std::vector<int> same_seed, same_rest, same_but_budget;
-      for (int i : base_cells) {
-        const Cell& b = g.cells[i];
-        if (seed_axis >= 0 && b.value[seed_axis] != c.value[seed_axis]) continue;
-        same_seed.push_back(i);
-        bool rest = true, but_budget = true;
-        for (size_t a = 0; a < g.axes.size(); ++a)
-          if (int(a) != seed_axis && !in_match(int(a)) && b.value[a] != c.value[a]) {
-            rest = false;
-            if (int(a) != budget_axis) but_budget = false;
-          }
-        if (rest) same_rest.push_back(i);
-        double x = 0;
-        if (but_budget && budget_axis >= 0 && as_number(g.axes[budget_axis].values[b.value[budget_axis]].value, x) && x == 1.0)
-          same_but_budget.push_back(i);
-      }
-      if (same_rest.size() == 1) c.baseline = same_rest[0];
-      else if (same_rest.empty() && same_but_budget.size() == 1) c.baseline = same_but_budget[0];
-      else if (same_seed.size() == 1) c.baseline = same_seed[0];
-    }
-  }
-
-  if (const Value* an = root.find("analysis")) {
-    g.analysis = analysis::parse_analysis_settings(*an);
-    const Value* target = an->is_map() ? an->find("target") : nullptr;
-    if (target && g.analysis.target->rfind("baseline", 0) == 0 && g.baseline.empty())
-      fail(target->loc(), "analysis.target", "target " + *g.analysis.target + " needs a `baseline:`");
-    // compare: and claims: select cells as baseline: does; store the axes' value labels.
-    auto selector = [&](const Value& v, const std::string& what) {
-      const Match m = parse_match(v, what, g.axes, index_of, false, false);
-      if (std::none_of(g.cells.begin(), g.cells.end(), [&](const Cell& c) { return matches(m, c.value); }))
-        fail(v.loc(), what, "matches no cell of the grid (excluded?)");
-      analysis::Selector sel;
-      for (const auto& [a, vals] : m) sel[g.axes[a].name] = g.axes[a].values[*vals.begin()].label;
-      return sel;
-    };
-    auto pair_of = [&](const Value& pair, const std::string& what) {
-      return std::make_pair(selector(pair.items()[0], what), selector(pair.items()[1], what));
-    };
-    if (const Value* cmp = an->find("compare"))
-      for (size_t i = 0; i < cmp->items().size(); ++i) g.analysis.compare[i] = pair_of(cmp->items()[i], "analysis.compare");
-    if (const Value* claims = an->find("claims")) {
-      std::set<std::string> ids;
-      for (size_t i = 0; i < claims->items().size(); ++i) {
-        analysis::Claim& c = g.analysis.claims[i];
-        if (!ids.insert(c.id).second) fail(claims->items()[i].loc(), "analysis.claims", "duplicate claim id '" + c.id + "'");
-        std::tie(c.a, c.b) = pair_of(*claims->items()[i].find("compare"), "analysis.claims." + c.id + ".compare");
-      }
-    }
-  }
-
-  if (budgets && !g.analysis.budget_key) g.analysis.budget_key = "budget";  // the multi-budget form
-  if (ladder) g.analysis.ladder = ladder;
-
-  // the self-contained copy
-  Value resolved = Value::map();
-  resolved.set("name", Value::scalar(g.name));
-  resolved.set("config", base_as_map(base));
-  for (const char* key : {"overrides", "axes", "ladder", "budgets", "zip", "exclude", "seeds", "baseline", "analysis"})
-    if (const Value* v = root.find(key)) resolved.set(key, *v);
-  if (seeds_override) resolved.set("seeds", *seeds_override);
-  if (!assignments.empty()) {
-    Value list = Value::list();
-    for (const auto& [text, source] : assignments) list.push_back(Value::scalar(text, {}, true));
-    resolved.set("set", list);
-  }
-  g.resolved_yaml = "# The resolved grid '" + g.name + "' (written by fp4lab from " + path +
-                    "): its base config inlined under `config:`, --set recorded under `set:`.\n" +
-                    emit_yaml(resolved);
-  return g;
+  GridParse p(root, path, all_sets);
+  read_name(p);
+  read_base(p);
+  read_seed_axis(p);
+  read_axes(p);
+  read_ladder_axis(p);
+  read_budget_axis(p);
+  expand(p);
+  read_exclude(p);
+  select_budget_cells(p);
+  read_set(p);
+  build_cells(p);
+  read_baseline(p);
+  read_analysis(p);
+  p.g.resolved_yaml = resolved_yaml(p);
+  return std::move(p.g);
 }
 
 }  // namespace fp4lab::grid
