@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -745,6 +746,43 @@ GridRuns load_grid(const std::string& dir, bool with_telemetry) {
     if (!claimed.count(fs::absolute(f).lexically_normal().string()))
       g.notes.push_back(fs::path(f).filename().string() + " is not a cell of the manifest (ignored)");
   return g;
+}
+
+void keep_cells(GridRuns& runs, const std::vector<std::string>& where) {
+  if (where.empty()) return;
+  std::map<std::string, std::set<std::string>> known;  // axis -> its values among the cells
+  for (const CellRun& c : runs.cells)
+    for (const auto& [axis, value] : c.info.vary) known[axis].insert(value);
+  std::vector<std::pair<std::string, std::set<std::string>>> wanted;
+  for (const std::string& w : where) {
+    const size_t eq = w.find('=');
+    if (eq == std::string::npos) throw std::invalid_argument("--where '" + w + "': expected AXIS=VALUE[,VALUE...]");
+    const std::string axis = w.substr(0, eq);
+    const auto it = known.find(axis);
+    if (it == known.end()) throw std::invalid_argument("--where: '" + axis + "' is not an axis of " + runs.dir);
+    std::set<std::string> values;
+    std::stringstream list(w.substr(eq + 1));
+    for (std::string v; std::getline(list, v, ',');) {
+      if (!it->second.count(v)) throw std::invalid_argument("--where: '" + v + "' is not a value of axis " + axis);
+      values.insert(v);
+    }
+    wanted.push_back({axis, values});
+  }
+  std::vector<CellRun> kept;
+  for (CellRun& c : runs.cells) {
+    bool keep = true;
+    for (const auto& [axis, values] : wanted) {
+      const auto v = c.info.vary.find(axis);
+      keep = keep && v != c.info.vary.end() && values.count(v->second);
+    }
+    if (keep) kept.push_back(std::move(c));
+  }
+  if (kept.empty()) throw std::invalid_argument("--where selects no cell of " + runs.dir);
+  std::string text;
+  for (const std::string& w : where) text += (text.empty() ? "" : " ") + w;
+  runs.notes.push_back("cells selected by --where " + text + ": " + std::to_string(kept.size()) + " of " +
+                       std::to_string(runs.cells.size()));
+  runs.cells = std::move(kept);
 }
 
 }  // namespace fp4lab::analysis

@@ -205,6 +205,11 @@ std::vector<std::string> list_run_files(const std::string& dir);
 // kPackNote. Throws std::runtime_error if `dir` is neither a directory nor a curves pack.
 GridRuns load_grid(const std::string& dir, bool with_telemetry = true);
 
+// Keeps the cells whose axis values match every `AXIS=V[,V...]` of `where` (the labels a cell's
+// `vary` records, as `fp4lab run --where` takes them), and notes the selection. Throws
+// std::invalid_argument naming an unknown axis or value, or a selection that keeps no cell.
+void keep_cells(GridRuns& runs, const std::vector<std::string>& where);
+
 // The grid's name in reports and findings: the `name:` of a directory's grid.yaml, else the
 // directory's own name; a curves pack's `grid_name` attribute (the same, taken when it was packed).
 std::string grid_name_of(const std::string& dir_or_pack);

@@ -47,7 +47,9 @@ if [ -d results/scaling/runs ]; then dirs+=(results/scaling/runs)
 elif [ -f results/scaling/curves.h5 ]; then dirs+=(results/scaling/curves.h5); fi
 # the subword ladder's joint law against every published size (ablations/scaling/ladder_bpe.yaml)
 transfer=()
-if [ -d results/scaling_bpe/runs ]; then transfer=(--transfer results/scaling_bpe/runs)
-elif [ -f results/scaling_bpe/curves.h5 ]; then transfer=(--transfer results/scaling_bpe/curves.h5); fi
+# (its sizes; tiny_wide, tiny's N in one wider block, is a shape check, not a size)
+where=(--transfer-where size=micro,tiny,mini,midi,small)
+if [ -d results/scaling_bpe/runs ]; then transfer=(--transfer results/scaling_bpe/runs "${where[@]}")
+elif [ -f results/scaling_bpe/curves.h5 ]; then transfer=(--transfer results/scaling_bpe/curves.h5 "${where[@]}"); fi
 [ ${#dirs[@]} -gt 0 ] && "$FP4LAB" findings "${dirs[@]}" "${transfer[@]}" --out results/findings
 exit $status

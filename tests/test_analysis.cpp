@@ -56,6 +56,40 @@ std::string read_file(const fs::path& p) {
 
 // ---------------------------------------------------------------------------- building blocks
 
+// `--where` for the analysis commands: the cells kept, a note, and clear errors.
+TEST(Runs, KeepCellsSelectsByAxisValues) {
+  GridRuns runs;
+  runs.dir = "g";
+  for (const char* size : {"micro", "tiny", "tiny_wide"})
+    for (const char* recipe : {"bf16", "nvfp4"}) {
+      CellRun c;
+      c.info.vary = {{"size", size}, {"recipe", recipe}};
+      runs.cells.push_back(c);
+    }
+  GridRuns all = runs;
+  keep_cells(all, {});
+  EXPECT_EQ(all.cells.size(), 6u);
+  keep_cells(runs, {"size=micro,tiny"});
+  ASSERT_EQ(runs.cells.size(), 4u);
+  for (const CellRun& c : runs.cells) EXPECT_NE(c.info.vary.at("size"), "tiny_wide");
+  EXPECT_NE(runs.notes.back().find("4 of 6"), std::string::npos) << runs.notes.back();
+  GridRuns again = runs;
+  keep_cells(again, {"size=tiny", "recipe=nvfp4"});
+  EXPECT_EQ(again.cells.size(), 1u);
+  auto error = [&](const std::vector<std::string>& where) {
+    GridRuns r = runs;
+    try {
+      keep_cells(r, where);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("<no error>");
+  };
+  EXPECT_NE(error({"sizes=micro"}).find("'sizes' is not an axis"), std::string::npos);
+  EXPECT_NE(error({"size=huge"}).find("'huge' is not a value of axis size"), std::string::npos);
+  EXPECT_NE(error({"size"}).find("expected AXIS=VALUE"), std::string::npos);
+}
+
 TEST(Metrics, EmaMatchesHandComputation) {
   const auto s = ema_smooth({1, 2, 3, NAN, 4}, 0.5);
   ASSERT_EQ(s.size(), 5u);

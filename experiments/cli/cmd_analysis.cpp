@@ -17,14 +17,20 @@ namespace {
 
 struct AnalysisArgs {
   std::string dir;
-  std::vector<std::string> sets;  // analysis.<key>=value overrides
+  std::vector<std::string> sets;   // analysis.<key>=value overrides
+  std::vector<std::string> where;  // AXIS=V[,V...]: the cells analysed
 };
+
+const char* kWhereHelp =
+    "analyse only the cells whose axis has one of these values: AXIS=V[,V...] (repeatable; all must hold), e.g. "
+    "--where size=micro,tiny";
 
 void add_common(CLI::App* cmd, AnalysisArgs& a) {
   cmd->add_option("DIR", a.dir, "grid output directory or curves pack (fp4lab pack)")->required();
   cmd->add_option("--set", a.sets,
                   "analysis setting override, e.g. --set window=0.5, --set target=2.9, --set ema=0.95")
       ->allow_extra_args(false);
+  cmd->add_option("--where", a.where, kWhereHelp)->allow_extra_args(false);
 }
 
 // Where plot and report write by default: the directory itself, or the folder holding a pack.
@@ -45,7 +51,13 @@ analysis::AnalysisReport load(const AnalysisArgs& a) {
     if (key.rfind("analysis.", 0) == 0) key = key.substr(9);
     analysis::set_analysis_setting(overrides, key, s.substr(eq + 1));
   }
-  return analysis::analyze_dir(a.dir, overrides);
+  analysis::GridRuns runs = analysis::load_grid(a.dir);
+  try {
+    analysis::keep_cells(runs, a.where);
+  } catch (const std::invalid_argument& e) {
+    throw Exit{kExitUsage, e.what()};
+  }
+  return analysis::analyze(runs, overrides);
 }
 
 // What `analyze` and `report` print: the per-config table, then the comparisons.
@@ -111,7 +123,10 @@ void add_analysis_commands(CLI::App& app) {
     cmd->add_option("--transfer", *transfer,
                     "model-size ladders (directories or curves packs) whose joint law L(N, D) predicts each published "
                     "number at its size and budget: a transfer table per ladder in FINDINGS.md");
-    cmd->callback([dirs, out, transfer] {
+    auto transfer_where = std::make_shared<std::vector<std::string>>();
+    cmd->add_option("--transfer-where", *transfer_where,
+                    std::string("the cells of the --transfer ladders the joint law fits: ") + kWhereHelp);
+    cmd->callback([dirs, out, transfer, transfer_where] {
       std::vector<analysis::AnalysisReport> reports;
       for (const auto& d : *dirs) {
         if (!std::filesystem::is_directory(d) && !analysis::is_curves_pack(d))
@@ -123,10 +138,7 @@ void add_analysis_commands(CLI::App& app) {
       std::filesystem::create_directories(*out);
       std::string md = analysis::findings_markdown(rows);
       for (const auto& d : *transfer) {
-        if (!std::filesystem::is_directory(d) && !analysis::is_curves_pack(d))
-          throw Exit{kExitUsage, "no such directory or curves pack: " + d};
-        const analysis::AnalysisReport ladder = analysis::analyze_dir(d);
-        const analysis::ScalingReport sr = analysis::scaling_analysis({ladder});
+        const analysis::ScalingReport sr = analysis::scaling_analysis({load(AnalysisArgs{d, {}, *transfer_where})});
         md += "\n" + analysis::transfer_markdown(sr.transfer, sr.joint, sr.options.confidence,
                                                  d + (sr.units.empty() ? "" : ", " + sr.units));
       }
@@ -138,6 +150,7 @@ void add_analysis_commands(CLI::App& app) {
   {
     auto dirs = std::make_shared<std::vector<std::string>>();
     auto sets = std::make_shared<std::vector<std::string>>();
+    auto where = std::make_shared<std::vector<std::string>>();
     auto out = std::make_shared<std::string>();
     auto opt = std::make_shared<analysis::ScalingOptions>();
     auto no_plots = std::make_shared<bool>(false);
@@ -160,11 +173,12 @@ void add_analysis_commands(CLI::App& app) {
     cmd->add_option("--bootstrap", opt->bootstrap, "bootstrap resamples of the seeds (default 2000)")
         ->check(CLI::Range(100, 1000000));
     cmd->add_option("--set", *sets, "analysis setting override for every grid, as for analyze");
+    cmd->add_option("--where", *where, std::string(kWhereHelp) + "; applies to every grid");
     cmd->add_option("--out", *out, "write scaling.md, scaling.csv, scaling.json and plots/ here");
     cmd->add_flag("--no-plots", *no_plots, "skip the plots");
-    cmd->callback([dirs, sets, out, opt, no_plots] {
+    cmd->callback([dirs, sets, where, out, opt, no_plots] {
       std::vector<analysis::AnalysisReport> reports;
-      for (const auto& d : *dirs) reports.push_back(load(AnalysisArgs{d, *sets}));
+      for (const auto& d : *dirs) reports.push_back(load(AnalysisArgs{d, *sets, *where}));
       opt->confidence = reports.front().settings.confidence;
       const analysis::ScalingReport rep = analysis::scaling_analysis(reports, *opt);
       if (out->empty()) {
