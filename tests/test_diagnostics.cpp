@@ -17,6 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "core/model/fidelity.hpp"
+#include "core/model/gemm_counters.hpp"
+#include "core/model/probes.hpp"
+#include "core/model/quant_stats.hpp"
 #include "core/ops/linear.hpp"
 #include "core/train/checkpoint.hpp"
 #include "core/train/fingerprint.hpp"
@@ -127,11 +131,13 @@ TEST(Diagnostics, CoverageCountsMatchTheModelsGemmCount) {
   const Config c = tiny("nvfp4", 2);
   Model m(c.model, run_recipe(c));
   m.init_parameters(1);
+  GemmCounters counters(m);
+  m.attach(&counters);
   std::vector<int32_t> tokens(size_t(kBatch) * (kSeqLen + 1));
   for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = int32_t(i * 7 % 8);
   m.forward_backward(tokens.data(), kBatch, kSeqLen, 1, 1, 0);
   const int block_linears = c.model.n_layers * 7;
-  const auto entries = manifest_entries(m);
+  const auto entries = manifest_entries(counters);
   const RecipeCoverage cov = recipe_coverage(entries, m.linear_names());
   EXPECT_EQ(cov.block_linears, block_linears);
   EXPECT_EQ(cov.quantized_linears, block_linears);
@@ -147,8 +153,10 @@ TEST(Diagnostics, CoverageCountsMatchTheModelsGemmCount) {
   Config keep = tiny("nvfp4", 2, {"recipe.keep_last=1"});
   Model half(keep.model, run_recipe(keep));
   half.init_parameters(1);
+  GemmCounters half_counters(half);
+  half.attach(&half_counters);
   half.forward_backward(tokens.data(), kBatch, kSeqLen, 1, 1, 0);
-  const RecipeCoverage hc = recipe_coverage(manifest_entries(half), half.linear_names());
+  const RecipeCoverage hc = recipe_coverage(manifest_entries(half_counters), half.linear_names());
   EXPECT_EQ(hc.quantized_linears, 7);
   EXPECT_EQ(hc.quantized_slots, 42);
   EXPECT_NE(hc.summary().find("high precision: bf16 rne"), std::string::npos) << hc.summary();
@@ -161,10 +169,12 @@ TEST(Diagnostics, ManifestRecordsEachGemmsNumerics) {
   const Config c = tiny("nvfp4", 2, {"recipe.gemm_numerics=block_exact"});
   Model m(c.model, run_recipe(c));
   m.init_parameters(1);
+  GemmCounters counters(m);
+  m.attach(&counters);
   std::vector<int32_t> tokens(size_t(kBatch) * (kSeqLen + 1));
   for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = int32_t(i * 7 % 8);
   m.forward_backward(tokens.data(), kBatch, kSeqLen, 1, 1, 0);
-  const auto entries = manifest_entries(m);
+  const auto entries = manifest_entries(counters);
   for (const auto& e : entries)
     EXPECT_EQ(e.numerics, e.tensor == "lm_head" ? GemmNumerics::dequant_fp32 : GemmNumerics::block_exact)
         << e.tensor << " " << e.format;
@@ -409,16 +419,16 @@ std::vector<FidelityRecord> fidelity_of(const Config& c, std::optional<OutputSca
   Model m(c.model, run_recipe(c));
   m.init_parameters(1);
   m.set_data_parallel(c.train.batch_shards, nullptr);
-  m.set_output_scale_probe(probe);
+  if (probe) m.attach(&*probe);  // before the fidelity observer, which sees the scaled output
   std::vector<int32_t> tokens(size_t(kBatch) * (kSeqLen + 1));
   for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = int32_t((i * 7 + i / 5) % 8);
   std::vector<QuantStatRecord> quant;
   std::vector<FidelityRecord> fidelity;
-  StepTelemetry tel;
-  tel.quant_stats = true;
-  tel.quant = &quant;
-  tel.fidelity = &fidelity;
-  m.forward_backward(tokens.data(), kBatch, kSeqLen, c.train.seed, 1, 0, &tel);
+  QuantStatsObserver stats(&quant);
+  FidelityObserver fidelity_observer(m, &fidelity);
+  m.attach(&stats);
+  m.attach(&fidelity_observer);
+  m.forward_backward(tokens.data(), kBatch, kSeqLen, c.train.seed, 1, 0);
   EXPECT_EQ(fidelity.size(), m.linear_names().size() * kGemmRoles);
   return fidelity;
 }
@@ -436,7 +446,7 @@ TEST(Fidelity, KnownGainOfAScaledGemmOutput) {
   Model probe_model(c.model, run_recipe(c));
   const int down = linear_index(probe_model, "layers.0.mlp.down_proj");
   const int head = linear_index(probe_model, "lm_head");
-  EXPECT_THROW(probe_model.set_output_scale_probe(OutputScaleProbe{down, GemmRole::dgrad, 0.5f}), std::invalid_argument);
+  EXPECT_THROW(OutputScaleProbe(down, GemmRole::dgrad, 0.5f), std::invalid_argument);
   constexpr float kC = 0.75f;
   // dW of one layer: nothing downstream of it in the step.
   for (const auto& f : fidelity_of(c, OutputScaleProbe{down, GemmRole::wgrad, kC})) {

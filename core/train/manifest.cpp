@@ -50,16 +50,13 @@ ElementFormat element_of(const std::string& format) {
 
 }  // namespace
 
-std::vector<ManifestEntry> manifest_entries(const Model& model, const std::vector<ManifestEntry>& carried) {
+std::vector<ManifestEntry> manifest_entries(const GemmCounters& counters, const std::vector<ManifestEntry>& carried) {
   std::vector<ManifestEntry> out = carried;
-  const auto names = model.linear_names();
-  std::vector<std::pair<std::string, const GemmUse*>> uses;
-  for (const GemmUse& u : model.gemm_uses()) uses.push_back({names.at(size_t(u.tensor)), &u});
-  for (const GemmUse& u : model.attention_uses())
-    uses.push_back({"layers." + std::to_string(u.tensor) + kAttentionCore, &u});
-  for (const auto& [tensor, use] : uses) {
-    const GemmUse& u = *use;
-    ManifestEntry e{tensor, u.role, u.operand, u.spec.element, describe(u.spec), u.count, u.numerics};
+  for (const GemmUse& u : counters.uses()) {
+    const bool linear = u.site.kind == SiteKind::linear;
+    const GemmRole role = linear ? u.site.role : u.site.side == AttentionSide::fwd ? GemmRole::fprop : GemmRole::dgrad;
+    ManifestEntry e{u.site.tensor, role, linear ? u.site.operand : Operand::a, u.spec.element, describe(u.spec), u.count,
+                    u.numerics};
     auto same = [&](const ManifestEntry& x) {
       return x.tensor == e.tensor && x.role == e.role && x.operand == e.operand && x.format == e.format &&
              x.numerics == e.numerics;

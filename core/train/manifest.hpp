@@ -1,13 +1,13 @@
 // The recipe manifest: which format each operand of each GEMM of each linear layer actually ran in
 // and how many times, summed over a whole run (carried across resumes by the checkpoint), and the
-// one-line coverage summary drawn from it. Built from the model's GemmUse counters, so it records
+// one-line coverage summary drawn from it. Built from the GemmUse counters (gemm_counters.hpp), so it records
 // what ran, not what the config asked for. Not the numerics fingerprint (fingerprint.hpp).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "core/model/model.hpp"
+#include "core/model/gemm_counters.hpp"
 
 namespace fp4lab {
 
@@ -21,8 +21,8 @@ struct ManifestEntry {
   GemmNumerics numerics = GemmNumerics::dequant_fp32;  // what the GEMM computed (block_exact: FP4 pairs)
 };
 
-// The model's counters since its construction, added to `carried` (a resumed run's earlier uses).
-std::vector<ManifestEntry> manifest_entries(const Model& model, const std::vector<ManifestEntry>& carried = {});
+// The counters' uses, added to `carried` (a resumed run's earlier uses).
+std::vector<ManifestEntry> manifest_entries(const GemmCounters& counters, const std::vector<ManifestEntry>& carried = {});
 
 // Checkpoint form: one tab-separated line per entry (tensor, role, operand, format, count, numerics);
 // lines of five fields (checkpoints written before GEMM numerics existed) read as dequant_fp32.
