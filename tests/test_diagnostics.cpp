@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/io/h5.hpp"
 #include "core/model/fidelity.hpp"
 #include "core/model/gemm_counters.hpp"
 #include "core/model/probes.hpp"
@@ -80,12 +81,13 @@ int linear_index(const Model& m, const std::string& name) {
   return -1;
 }
 
-// Uses of one (tensor, GEMM, operand) in the manifest, by format.
+// Uses of one (linear, GEMM, operand) in the manifest, by format.
 std::map<std::string, int64_t> uses_of(const std::vector<ManifestEntry>& entries, const std::string& tensor,
                                        GemmRole role, Operand operand) {
   std::map<std::string, int64_t> out;
   for (const auto& e : entries)
-    if (e.tensor == tensor && e.role == role && e.operand == operand) out[e.format] += e.count;
+    if (e.site.kind == SiteKind::linear && e.site.tensor == tensor && e.site.role == role && e.site.operand == operand)
+      out[e.format] += e.count;
   return out;
 }
 
@@ -147,7 +149,7 @@ TEST(Diagnostics, CoverageCountsMatchTheModelsGemmCount) {
   EXPECT_EQ(cov.summary().rfind("14/14 linear layers quantized (84/84 GEMM operands): fp4_e2m1/16 e4m3", 0), 0u)
       << cov.summary();
   int64_t uses = 0;
-  for (const auto& e : entries) uses += e.tensor != "lm_head" ? e.count : 0;
+  for (const auto& e : entries) uses += e.site.tensor != "lm_head" ? e.count : 0;
   EXPECT_EQ(uses, block_linears * kGemmRoles * kGemmOperands);  // one step: every operand once
 
   Config keep = tiny("nvfp4", 2, {"recipe.keep_last=1"});
@@ -176,8 +178,8 @@ TEST(Diagnostics, ManifestRecordsEachGemmsNumerics) {
   m.forward_backward(tokens.data(), kBatch, kSeqLen, 1, 1, 0);
   const auto entries = manifest_entries(counters);
   for (const auto& e : entries)
-    EXPECT_EQ(e.numerics, e.tensor == "lm_head" ? GemmNumerics::dequant_fp32 : GemmNumerics::block_exact)
-        << e.tensor << " " << e.format;
+    EXPECT_EQ(e.numerics, e.site.tensor == "lm_head" ? GemmNumerics::dequant_fp32 : GemmNumerics::block_exact)
+        << e.site.tensor << " " << e.format;
   const RecipeCoverage cov = recipe_coverage(entries, m.linear_names());
   EXPECT_NE(cov.summary().find("; FP4 x FP4 GEMMs block_exact"), std::string::npos) << cov.summary();
   const auto back = parse_manifest(serialize_manifest(entries));
@@ -204,6 +206,31 @@ TEST(Diagnostics, ManifestIsCarriedAcrossAResume) {
   const auto uses = uses_of(manifest_of(dir + "/split.h5"), "layers.0.self_attn.q_proj", GemmRole::wgrad, Operand::b);
   ASSERT_EQ(uses.size(), 1u);
   EXPECT_EQ(uses.begin()->second, 10);  // one wgrad per training step, ten steps in two sessions
+}
+
+// A checkpoint written before manifest sites were typed (integer roles and operands, attention's
+// products as tensor "layers.N.self_attn.core") resumes to the manifest of an uninterrupted run.
+TEST(Diagnostics, ManifestOfAnOlderCheckpointResumes) {
+  const std::string dir = temp_dir("manifest_old");
+  const Config c = tiny("te_nvfp4_fp8_dpa", 8);
+  ASSERT_EQ(run(c, dir + "/whole.h5").status, RunStatus::done);
+  ASSERT_EQ(run(c, dir + "/split.h5", 4).status, RunStatus::running);
+  const std::string ckpt = checkpoint_path_for(dir + "/split.h5");
+  std::string old;  // the older line: tensor, role, operand, format, count, numerics
+  for (const auto& e : parse_manifest(read_checkpoint_state(ckpt).gemm_uses)) {
+    const bool attention = e.site.kind == SiteKind::attention;
+    old += e.site.tensor + "\t" + std::to_string(attention ? int(e.site.side) : int(e.site.role)) + "\t" +
+           std::to_string(attention ? 0 : int(e.site.operand)) + "\t" + e.format + "\t" + std::to_string(e.count) +
+           "\t" + to_string(e.numerics) + "\n";
+  }
+  ASSERT_NE(old.find(".self_attn.core\t1\t0\t"), std::string::npos) << old;
+  h5::File::open_rw(ckpt).set_attr("/", "gemm_uses", old);
+  ASSERT_EQ(run(c, dir + "/split.h5").status, RunStatus::done);
+  const RunData whole = read_run(dir + "/whole.h5", false), split = read_run(dir + "/split.h5", false);
+  EXPECT_EQ(whole.meta.recipe_manifest, split.meta.recipe_manifest);
+  EXPECT_NE(split.meta.recipe_manifest.find("{kind: attention, layer: 0, tensor: \"layers.0.self_attn.core\", role: bwd"),
+            std::string::npos)
+      << split.meta.recipe_manifest;
 }
 
 // ---- the non-finite sentinel

@@ -38,7 +38,7 @@ bool site_from_names(SiteKind kind, int layer, const std::string& tensor, const 
                      const std::string& operand, GemmSite& out) {
   if (kind == SiteKind::attention) {
     AttentionSide side{};
-    if (!parse(role, side) || operand != kAttentionOperand[int(side)]) return false;
+    if (layer < 0 || !parse(role, side) || operand != kAttentionOperand[int(side)]) return false;
     out = attention_site(layer, side);
     return true;
   }

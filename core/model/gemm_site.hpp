@@ -42,7 +42,7 @@ GemmSite linear_site(const std::string& tensor, int layer, GemmRole role, Operan
 GemmSite attention_site(int layer, AttentionSide side);
 
 // The site named as role_name() and operand_name() write it (a linear's tensor as given); false
-// when the names do not fit the kind.
+// when the names do not fit the kind (or attention has no block).
 bool site_from_names(SiteKind kind, int layer, const std::string& tensor, const std::string& role,
                      const std::string& operand, GemmSite& out);
 
