@@ -17,6 +17,11 @@
 #include <string>
 #include <vector>
 
+#include "core/io/h5.hpp"
+#include "core/model/fidelity.hpp"
+#include "core/model/gemm_counters.hpp"
+#include "core/model/probes.hpp"
+#include "core/model/quant_stats.hpp"
 #include "core/ops/linear.hpp"
 #include "core/quant/format_table.hpp"
 #include "core/train/checkpoint.hpp"
@@ -77,12 +82,13 @@ int linear_index(const Model& m, const std::string& name) {
   return -1;
 }
 
-// Uses of one (tensor, GEMM, operand) in the manifest, by format.
+// Uses of one (linear, GEMM, operand) in the manifest, by format.
 std::map<std::string, int64_t> uses_of(const std::vector<ManifestEntry>& entries, const std::string& tensor,
                                        GemmRole role, Operand operand) {
   std::map<std::string, int64_t> out;
   for (const auto& e : entries)
-    if (e.tensor == tensor && e.role == role && e.operand == operand) out[e.format] += e.count;
+    if (e.site.kind == SiteKind::linear && e.site.tensor == tensor && e.site.role == role && e.site.operand == operand)
+      out[e.format] += e.count;
   return out;
 }
 
@@ -128,11 +134,13 @@ TEST(Diagnostics, CoverageCountsMatchTheModelsGemmCount) {
   const Config c = tiny("nvfp4", 2);
   Model m(c.model, run_recipe(c));
   m.init_parameters(1);
+  GemmCounters counters(m);
+  m.attach(&counters);
   std::vector<int32_t> tokens(size_t(kBatch) * (kSeqLen + 1));
   for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = int32_t(i * 7 % 8);
   m.forward_backward(tokens.data(), kBatch, kSeqLen, 1, 1, 0);
   const int block_linears = c.model.n_layers * 7;
-  const auto entries = manifest_entries(m);
+  const auto entries = manifest_entries(counters);
   const RecipeCoverage cov = recipe_coverage(entries, m.linear_names());
   EXPECT_EQ(cov.block_linears, block_linears);
   EXPECT_EQ(cov.quantized_linears, block_linears);
@@ -142,14 +150,16 @@ TEST(Diagnostics, CoverageCountsMatchTheModelsGemmCount) {
   EXPECT_EQ(cov.summary().rfind("14/14 linear layers quantized (84/84 GEMM operands): fp4_e2m1/16 e4m3", 0), 0u)
       << cov.summary();
   int64_t uses = 0;
-  for (const auto& e : entries) uses += e.tensor != "lm_head" ? e.count : 0;
+  for (const auto& e : entries) uses += e.site.tensor != "lm_head" ? e.count : 0;
   EXPECT_EQ(uses, block_linears * kGemmRoles * kGemmOperands);  // one step: every operand once
 
   Config keep = tiny("nvfp4", 2, {"recipe.keep_last=1"});
   Model half(keep.model, run_recipe(keep));
   half.init_parameters(1);
+  GemmCounters half_counters(half);
+  half.attach(&half_counters);
   half.forward_backward(tokens.data(), kBatch, kSeqLen, 1, 1, 0);
-  const RecipeCoverage hc = recipe_coverage(manifest_entries(half), half.linear_names());
+  const RecipeCoverage hc = recipe_coverage(manifest_entries(half_counters), half.linear_names());
   EXPECT_EQ(hc.quantized_linears, 7);
   EXPECT_EQ(hc.quantized_slots, 42);
   EXPECT_NE(hc.summary().find("high precision: bf16 rne"), std::string::npos) << hc.summary();
@@ -162,13 +172,15 @@ TEST(Diagnostics, ManifestRecordsEachGemmsNumerics) {
   const Config c = tiny("nvfp4", 2, {"recipe.gemm_numerics=block_exact"});
   Model m(c.model, run_recipe(c));
   m.init_parameters(1);
+  GemmCounters counters(m);
+  m.attach(&counters);
   std::vector<int32_t> tokens(size_t(kBatch) * (kSeqLen + 1));
   for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = int32_t(i * 7 % 8);
   m.forward_backward(tokens.data(), kBatch, kSeqLen, 1, 1, 0);
-  const auto entries = manifest_entries(m);
+  const auto entries = manifest_entries(counters);
   for (const auto& e : entries)
-    EXPECT_EQ(e.numerics, e.tensor == "lm_head" ? GemmNumerics::dequant_fp32 : GemmNumerics::block_exact)
-        << e.tensor << " " << e.format;
+    EXPECT_EQ(e.numerics, e.site.tensor == "lm_head" ? GemmNumerics::dequant_fp32 : GemmNumerics::block_exact)
+        << e.site.tensor << " " << e.format;
   const RecipeCoverage cov = recipe_coverage(entries, m.linear_names());
   EXPECT_NE(cov.summary().find("; FP4 x FP4 GEMMs block_exact"), std::string::npos) << cov.summary();
   const auto back = parse_manifest(serialize_manifest(entries));
@@ -195,6 +207,31 @@ TEST(Diagnostics, ManifestIsCarriedAcrossAResume) {
   const auto uses = uses_of(manifest_of(dir + "/split.h5"), "layers.0.self_attn.q_proj", GemmRole::wgrad, Operand::b);
   ASSERT_EQ(uses.size(), 1u);
   EXPECT_EQ(uses.begin()->second, 10);  // one wgrad per training step, ten steps in two sessions
+}
+
+// A checkpoint written before manifest sites were typed (integer roles and operands, attention's
+// products as tensor "layers.N.self_attn.core") resumes to the manifest of an uninterrupted run.
+TEST(Diagnostics, ManifestOfAnOlderCheckpointResumes) {
+  const std::string dir = temp_dir("manifest_old");
+  const Config c = tiny("te_nvfp4_fp8_dpa", 8);
+  ASSERT_EQ(run(c, dir + "/whole.h5").status, RunStatus::done);
+  ASSERT_EQ(run(c, dir + "/split.h5", 4).status, RunStatus::running);
+  const std::string ckpt = checkpoint_path_for(dir + "/split.h5");
+  std::string old;  // the older line: tensor, role, operand, format, count, numerics
+  for (const auto& e : parse_manifest(read_checkpoint_state(ckpt).gemm_uses)) {
+    const bool attention = e.site.kind == SiteKind::attention;
+    old += e.site.tensor + "\t" + std::to_string(attention ? int(e.site.side) : int(e.site.role)) + "\t" +
+           std::to_string(attention ? 0 : int(e.site.operand)) + "\t" + e.format + "\t" + std::to_string(e.count) +
+           "\t" + to_string(e.numerics) + "\n";
+  }
+  ASSERT_NE(old.find(".self_attn.core\t1\t0\t"), std::string::npos) << old;
+  h5::File::open_rw(ckpt).set_attr("/", "gemm_uses", old);
+  ASSERT_EQ(run(c, dir + "/split.h5").status, RunStatus::done);
+  const RunData whole = read_run(dir + "/whole.h5", false), split = read_run(dir + "/split.h5", false);
+  EXPECT_EQ(whole.meta.recipe_manifest, split.meta.recipe_manifest);
+  EXPECT_NE(split.meta.recipe_manifest.find("{kind: attention, layer: 0, tensor: \"layers.0.self_attn.core\", role: bwd"),
+            std::string::npos)
+      << split.meta.recipe_manifest;
 }
 
 // ---- the non-finite sentinel
@@ -410,16 +447,16 @@ std::vector<FidelityRecord> fidelity_of(const Config& c, std::optional<OutputSca
   Model m(c.model, run_recipe(c));
   m.init_parameters(1);
   m.set_data_parallel(c.train.batch_shards, nullptr);
-  m.set_output_scale_probe(probe);
+  if (probe) m.attach(&*probe);  // before the fidelity observer, which sees the scaled output
   std::vector<int32_t> tokens(size_t(kBatch) * (kSeqLen + 1));
   for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = int32_t((i * 7 + i / 5) % 8);
   std::vector<QuantStatRecord> quant;
   std::vector<FidelityRecord> fidelity;
-  StepTelemetry tel;
-  tel.quant_stats = true;
-  tel.quant = &quant;
-  tel.fidelity = &fidelity;
-  m.forward_backward(tokens.data(), kBatch, kSeqLen, c.train.seed, 1, 0, &tel);
+  QuantStatsObserver stats(&quant);
+  FidelityObserver fidelity_observer(m, &fidelity);
+  m.attach(&stats);
+  m.attach(&fidelity_observer);
+  m.forward_backward(tokens.data(), kBatch, kSeqLen, c.train.seed, 1, 0);
   EXPECT_EQ(fidelity.size(), m.linear_names().size() * kGemmRoles);
   return fidelity;
 }
@@ -437,7 +474,7 @@ TEST(Fidelity, KnownGainOfAScaledGemmOutput) {
   Model probe_model(c.model, run_recipe(c));
   const int down = linear_index(probe_model, "layers.0.mlp.down_proj");
   const int head = linear_index(probe_model, "lm_head");
-  EXPECT_THROW(probe_model.set_output_scale_probe(OutputScaleProbe{down, GemmRole::dgrad, 0.5f}), std::invalid_argument);
+  EXPECT_THROW(OutputScaleProbe(down, GemmRole::dgrad, 0.5f), std::invalid_argument);
   constexpr float kC = 0.75f;
   // dW of one layer: nothing downstream of it in the step.
   for (const auto& f : fidelity_of(c, OutputScaleProbe{down, GemmRole::wgrad, kC})) {

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "core/model/gemm_counters.hpp"
 #include "core/model/model.hpp"
 #include "tests/check.hpp"
 
@@ -212,16 +213,18 @@ TEST(Model, GemmUsesCountEveryOperandUse) {
   const ModelConfig c = tiny_config();
   Model m(c, RecipeConfig{});
   m.init_parameters(16);
+  GemmCounters counters(m);
+  m.attach(&counters);
   const auto tokens = random_tokens(kB, kT, c.vocab, 17);
   m.forward_backward(tokens.data(), kB, kT, 0, 0, 0);
   m.forward_backward(tokens.data(), kB, kT, 0, 1, 0);
   m.forward_loss(tokens.data(), kB, kT, 0);
-  const auto& uses = m.gemm_uses();
+  const auto uses = counters.uses();
   const size_t n_linears = m.linear_names().size();
   ASSERT_EQ(uses.size(), n_linears * 6);  // one spec per (linear, role, operand)
   for (const GemmUse& u : uses) {
     EXPECT_FALSE(u.spec.quantized());
-    EXPECT_EQ(u.count, u.role == GemmRole::fprop ? 3 : 2);
+    EXPECT_EQ(u.count, u.site.role == GemmRole::fprop ? 3 : 2);
   }
 }
 

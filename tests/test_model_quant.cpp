@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/model/gemm_counters.hpp"
 #include "core/model/model.hpp"
 #include "tests/check.hpp"
 
@@ -94,20 +95,22 @@ TEST(ModelQuant, TelemetryHasOneRecordPerQuantizedOperandUse) {
 TEST(ModelQuant, GemmUsesRecordTheSpecOfEveryOperand) {
   Model m(quant_config(), nvfp4_recipe());
   m.init_parameters(1);
+  GemmCounters counters(m);
+  m.attach(&counters);
   const auto tokens = tokens_for(3);
   m.forward_backward(tokens.data(), kB, kT, 1, 1, 0);
   const LinearRecipe q = testing::nvfp4_linear();
-  const int lm_head = int(m.linear_names().size()) - 1;
-  ASSERT_EQ(m.gemm_uses().size(), m.linear_names().size() * 6);
-  for (const GemmUse& u : m.gemm_uses()) {
+  const auto uses = counters.uses();
+  ASSERT_EQ(uses.size(), m.linear_names().size() * 6);
+  for (const GemmUse& u : uses) {
     EXPECT_EQ(u.count, 1);
-    EXPECT_EQ(u.spec.quantized(), u.tensor != lm_head);
+    EXPECT_EQ(u.spec.quantized(), u.site.tensor != "lm_head");
   }
   const QuantSpec* expected[3][2] = {{&q.fprop_x, &q.fprop_w}, {&q.dgrad_dy, &q.dgrad_w},
                                      {&q.wgrad_dy, &q.wgrad_x}};
-  for (const GemmUse& u : m.gemm_uses()) {
-    if (u.tensor != lm_head) {
-      EXPECT_EQ(u.spec, *expected[int(u.role)][int(u.operand)]);
+  for (const GemmUse& u : uses) {
+    if (u.site.tensor != "lm_head") {
+      EXPECT_EQ(u.spec, *expected[int(u.site.role)][int(u.site.operand)]);
     }
   }
 }

@@ -8,11 +8,11 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
-#include <memory>
 #include <numbers>
 #include <stdexcept>
 #include <utility>
 
+#include "core/model/observer.hpp"
 #include "core/ops/attention.hpp"
 #include "core/ops/cross_entropy.hpp"
 #include "core/ops/embedding.hpp"
@@ -31,9 +31,6 @@ int64_t non_embedding_params(const ModelConfig& m) {
 }
 
 namespace {
-
-static_assert(int(GemmRole::fprop) == 0 && int(GemmRole::dgrad) == 1 && int(GemmRole::wgrad) == 2);
-static_assert(int(Operand::a) == 0 && int(Operand::b) == 1);
 
 constexpr int kParamsPerBlock = 9;   // input_layernorm, q, k, v, o, post_attention_layernorm, gate, up, down
 constexpr int kLinearsPerBlock = 7;  // q, k, v, o, gate, up, down
@@ -139,12 +136,6 @@ void add(float* out, const float* a, const float* b, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
 }
 
-const QuantSpec& spec_of(const LinearRecipe& r, int role, int operand) {
-  const QuantSpec* specs[kGemmRoles][kGemmOperands] = {
-      {&r.fprop_x, &r.fprop_w}, {&r.dgrad_dy, &r.dgrad_w}, {&r.wgrad_dy, &r.wgrad_x}};
-  return *specs[role][operand];
-}
-
 // out [n] ~ normal(0, std) by Box–Muller; element i takes bytes 8i .. 8i+7 of the Philox stream
 // (seed, tensor, kInitStep) as two little-endian uint32 uniforms.
 void normal_fill(float* out, int64_t n, uint64_t seed, uint64_t tensor, double std_dev) {
@@ -192,7 +183,7 @@ struct Model::Impl {
   // input = x [M, k], input `site` of the model (block · kInputsPerBlock + 0..3: ln1, atty, ln2, h;
   // kInputsPerBlock · L: the final norm's output), with its early copy in training passes.
   void bind_input(const float* x, int64_t k, int site) {
-    input.bind(x, M, k, training ? &early_wgrad[size_t(site)] : nullptr);
+    input.bind(x, M, k, pass.training ? &early_wgrad[size_t(site)] : nullptr);
   }
 
   int B = 0, T = 0;
@@ -206,58 +197,30 @@ struct Model::Impl {
   // per shard (shard_grads: local_shards arenas of the parameter layout) and summed in a fixed tree (reduce_gradients).
   int shards = 1, local_shards = 1;
   Collective* comm = nullptr;  // null: one rank
+  int loss_ranks = 0;          // set_loss_ranks (0: ranks())
   std::vector<float> shard_grads, all_shard_grads, local_losses, all_losses;
   std::function<float(float)> reduce_amax;  // the max over ranks, for token operands' amaxes
 
   int ranks() const { return comm ? comm->size() : 1; }
-  bool split() const { return training && ranks() > 1; }
+  bool split() const { return pass.training && ranks() > 1; }
   // Shard s's copy of a gradient view `g_view` (a pointer into `grads`).
   float* shard_view(int s, const float* g_view) {
     if (shards == 1) return const_cast<float*>(g_view);
     return shard_grads.data() + int64_t(s) * num_params() + (g_view - grads.data());
   }
 
-  // The current pass.
-  uint64_t seed = 0;
-  int64_t step = 0;
-  StepTelemetry* telemetry = nullptr;
-  bool training = false;
-  std::optional<NonfiniteProbe> probe;  // testing only
-  std::optional<OutputScaleProbe> scale_probe;  // testing only
-  std::vector<float> wgrad_reference;   // telemetry: dW from fp32 operands
+  // The current pass and who watches it.
+  GemmPass pass;
+  bool collect_stats = false;  // an observer wants quantizer statistics (training passes only)
+  std::vector<GemmObserver*> observers;
 
-  // Fidelity telemetry (StepTelemetry::fidelity). A pass with keep_outputs keeps each linear's GEMM
-  // outputs (fprop Y [M, N]; dgrad its own dX [M, K]; wgrad dW [N, K] summed over this rank's
-  // shards) and, in training, the SR bias/variance split of each GEMM. `shadow` is the fp32 model
-  // that replays a telemetry step (its parameters copied in); it scales its loss gradient by the
-  // rank count of the step it replays (replayed_ranks), as that step's cross-entropy did.
-  struct GemmOutputs {
-    std::vector<float> out[kGemmRoles];
-    SrSplit sr[kGemmRoles];
-  };
-  bool keep_outputs = false;
-  std::vector<GemmOutputs> outputs;  // per linear
-  std::vector<float> dx_before;      // bwd: dX before this linear added its part
-  std::unique_ptr<Impl> shadow;
-  int replayed_ranks = 0;  // a shadow: the replayed step's rank count (0: not a shadow)
-
-  std::vector<GemmUse> uses;
-  std::vector<int64_t> last_use;  // per (linear, role, operand): index into `uses`, -1 if none
   std::vector<AttentionQuant> attention;  // per block
-  std::vector<GemmUse> attention_uses;
 
-  // Block l's attention quantization for this pass (null when its products stay fp32); counts the use.
-  const AttentionQuant* attention_quant(int l, GemmRole role) {
+  // Block l's attention quantization for this pass (null when its products stay fp32).
+  const AttentionQuant* attention_quant(int l, AttentionSide side) {
     const AttentionQuant& q = attention[size_t(l)];
-    const QuantSpec& spec = role == GemmRole::fprop ? q.fwd : q.bwd;
     if (!q.quantized()) return nullptr;
-    if (spec.quantized()) {
-      auto it = std::find_if(attention_uses.begin(), attention_uses.end(), [&](const GemmUse& u) {
-        return u.tensor == l && u.role == role && u.spec == spec;
-      });
-      if (it == attention_uses.end()) it = attention_uses.insert(attention_uses.end(), GemmUse{l, role, Operand::a, spec});
-      ++it->count;
-    }
+    for (GemmObserver* o : observers) o->attention(l, side, q);
     return &q;
   }
   const AmaxReduce* attention_amax() const { return split() ? &reduce_amax : nullptr; }
@@ -278,7 +241,6 @@ struct Model::Impl {
     grads.assign(size_t(num_params()), 0.f);
     w = views(params.data());
     g = views(grads.data());
-    last_use.assign(linears.size() * kGemmRoles * kGemmOperands, -1);
     early_wgrad.resize(size_t(kInputsPerBlock * L + 1));
   }
 
@@ -364,7 +326,7 @@ struct Model::Impl {
   }
 
   void begin_pass(const int32_t* tokens, int b, int t, uint64_t pass_seed, int64_t pass_step,
-                  int64_t tokens_seen, StepTelemetry* tel, bool train_pass) {
+                  int64_t tokens_seen, bool train_pass) {
     if (b < 1 || t < 1 || t > cfg.seq_len) {
       throw std::invalid_argument("model: need B >= 1 and 1 <= T <= seq_len");
     }
@@ -386,97 +348,24 @@ struct Model::Impl {
     for (Linear& lin : linears) {
       lin.recipe = resolve_linear(recipe, lin.kind, lin.block, int(L), tokens_seen);
     }
-    seed = pass_seed;
-    step = pass_step;
-    telemetry = tel && tel->quant_stats && tel->quant ? tel : nullptr;
-    training = train_pass;
-    keep_outputs = telemetry && telemetry->fidelity;
-    if (keep_outputs) outputs.resize(linears.size());
+    pass = GemmPass{tokens, b, t, pass_seed, pass_step, tokens_seen, train_pass, local_shards, ranks()};
+    for (GemmObserver* o : observers) o->begin_pass(pass);
+    collect_stats = false;
+    for (const GemmObserver* o : observers) collect_stats = collect_stats || (train_pass && o->wants_stats());
   }
 
   LinearQuant quant(int li) const {
-    const bool poison = training && probe && probe->step == step && probe->linear == li;
-    LinearQuant q{&linears[size_t(li)].recipe, seed, uint64_t(step), uint64_t(li), telemetry != nullptr,
-                  poison ? &probe->at : nullptr, &recipe.delayed, training};
+    const NonfiniteInjection* inject = nullptr;  // testing only
+    for (const GemmObserver* o : observers)
+      if (!inject) inject = o->injection(li);
+    LinearQuant q{&linears[size_t(li)].recipe, pass.seed, uint64_t(pass.step), uint64_t(li), collect_stats,
+                  inject, &recipe.delayed, pass.training};
     if (split()) {
       q.token_offset = M * comm->rank();
       q.global_tokens = M * ranks();
       q.reduce_amax = &reduce_amax;
     }
     return q;
-  }
-
-  // Counts the operand uses of one GEMM role and records telemetry for its quantized operands.
-  void record(int li, int role) {
-    const Linear& lin = linears[size_t(li)];
-    for (int op = 0; op < kGemmOperands; ++op) {
-      const QuantSpec& spec = spec_of(lin.recipe, role, op);
-      int64_t& slot = last_use[size_t((li * kGemmRoles + role) * kGemmOperands + op)];
-      const GemmNumerics numerics = lin.state.numerics[role];
-      if (slot < 0 || !(uses[size_t(slot)].spec == spec) || uses[size_t(slot)].numerics != numerics) {
-        slot = -1;
-        for (size_t u = 0; u < uses.size(); ++u) {
-          const GemmUse& use = uses[u];
-          if (use.tensor == li && int(use.role) == role && int(use.operand) == op && use.spec == spec &&
-              use.numerics == numerics) {
-            slot = int64_t(u);
-          }
-        }
-        if (slot < 0) {
-          uses.push_back(GemmUse{li, GemmRole(role), Operand(op), spec, numerics, 0});
-          slot = int64_t(uses.size()) - 1;
-        }
-      }
-      ++uses[size_t(slot)].count;
-
-      const OperandCopy* copy = lin.state.used[role][op];
-      if (!telemetry || !copy) continue;
-      QuantStatRecord rec;
-      rec.step = step;
-      rec.tensor = li;
-      rec.role = GemmRole(role);
-      rec.operand = Operand(op);
-      const QuantStats& s = copy->stats;
-      rec.amax = s.amax;
-      rec.frac_flushed = s.count ? float(double(s.flushed) / double(s.count)) : 0.f;
-      rec.frac_saturated = s.count ? float(double(s.saturated) / double(s.count)) : 0.f;
-      rec.sqnr_db = float(s.sqnr_db());
-      rec.scale_min = s.scale_min;
-      rec.scale_max = s.scale_max;
-      rec.scale_std = float(s.scale_std());
-      rec.whatif_nvfp4_sqnr_db = copy->whatif_sqnr_db[0];
-      rec.whatif_mxfp4_sqnr_db = copy->whatif_sqnr_db[1];
-      static_assert(kSrDrawCounts == std::array{1, 4, 16, 64});  // the sr_rms_k* fields
-      rec.bias_shrinkage = copy->bias.shrinkage;
-      rec.bias_mean = copy->bias.mean;
-      rec.sr_rms_k1 = copy->sr_rms[0];
-      rec.sr_rms_k4 = copy->sr_rms[1];
-      rec.sr_rms_k16 = copy->sr_rms[2];
-      rec.sr_rms_k64 = copy->sr_rms[3];
-      telemetry->quant->push_back(rec);
-    }
-  }
-
-  // Gradient-to-noise ratio of linear li's weight gradient dw [n, K] (just written: the gradient
-  // arena is zeroed before the backward) against dYᵀ·X from the fp32 operands.
-  void record_gnr(int li, const float* dw, const float* dy, int64_t n) {
-    if (!telemetry || !telemetry->gnr) return;
-    const int64_t d = n * input.k;
-    wgrad_reference.resize(size_t(d));
-    linear_wgrad_reference(wgrad_reference.data(), dy, input, n, local_shards);
-    double ref_sq = 0.0, err_sq = 0.0;
-    for (int64_t i = 0; i < d; ++i) {
-      const double ref = wgrad_reference[size_t(i)], err = double(dw[i]) - ref;
-      ref_sq += ref * ref;
-      err_sq += err * err;
-    }
-    GnrRecord rec;
-    rec.step = step;
-    rec.tensor = li;
-    rec.grad_norm = float(std::sqrt(ref_sq));
-    rec.noise_rms = float(std::sqrt(err_sq / double(d)));
-    rec.gnr = err_sq > 0.0 ? float(std::sqrt(ref_sq / err_sq)) : INFINITY;  // ‖ref‖ / (σ_q·√d)
-    telemetry->gnr->push_back(rec);
   }
 
   // Shape problems of a quantized operand, named by the linear layer they occur in; the sentinel's
@@ -491,100 +380,47 @@ struct Model::Impl {
     } catch (NonfiniteError& e) {
       NonfiniteFinding f = std::move(e.finding);
       f.layer = name;
-      f.step = step;
+      f.step = pass.step;
       throw NonfiniteError(std::move(f));
     }
   }
 
-  // The testing probe's factor for GEMM `role` of linear li in this pass (1: none).
-  float probe_factor(int li, GemmRole role) const {
-    return training && scale_probe && scale_probe->linear == li && scale_probe->role == role ? scale_probe->factor : 1.0f;
+  // Linear li's call as observers see it (forward: y; backward: dy, dx, dw).
+  LinearCall call_of(int li, const float* weight, int64_t n, const LinearQuant& q) const {
+    LinearCall c;
+    c.linear = li;
+    c.input = &input;
+    c.weight = weight;
+    c.n = n;
+    c.quant = &q;
+    c.state = &linears[size_t(li)].state;
+    return c;
   }
 
   // y [M, n] = linear li applied to the bound input.
   void fwd(int li, float* y, const float* weight, int64_t n) {
-    with_layer_name(li, [&] { linear_forward(y, input, weight, n, quant(li), linears[size_t(li)].state); });
-    if (const float c = probe_factor(li, GemmRole::fprop); c != 1.0f)
-      for (int64_t i = 0; i < M * n; ++i) y[i] *= c;
-    record(li, 0);
-    if (!keep_outputs) return;
-    GemmOutputs& o = outputs[size_t(li)];
-    o.out[0].assign(y, y + M * n);
-    if (telemetry) o.sr[0] = linear_sr_split(0, nullptr, input, weight, n, quant(li), linears[size_t(li)].state, kFidelityDraws);
+    const LinearQuant q = quant(li);
+    with_layer_name(li, [&] { linear_forward(y, input, weight, n, q, linears[size_t(li)].state); });
+    LinearCall c = call_of(li, weight, n, q);
+    c.y = y;
+    for (GemmObserver* o : observers) o->after_forward(c);
   }
 
   // dx [M, K] += , dw [n, K] += (each local shard's copy of it) for linear li with output gradient dy [M, n].
   void bwd(int li, float* dx, float* dw, const float* dy, const float* weight, int64_t n) {
     std::vector<float*> dws(static_cast<size_t>(local_shards), nullptr);
     for (int s = 0; s < local_shards; ++s) dws[size_t(s)] = shard_view(s, dw);
-    const int64_t d = n * input.k;
-    if (keep_outputs) dx_before.assign(dx, dx + M * input.k);
+    const LinearQuant q = quant(li);
+    LinearCall c = call_of(li, weight, n, q);
+    c.dy = dy;
+    c.dx = dx;
+    c.dw = dws.data();
+    c.shards = local_shards;
+    for (GemmObserver* o : observers) o->before_backward(c);
     with_layer_name(li, [&] {
-      linear_backward(dx, dws.data(), local_shards, dy, input, weight, n, quant(li), linears[size_t(li)].state,
-                      scratch);
+      linear_backward(dx, dws.data(), local_shards, dy, input, weight, n, q, linears[size_t(li)].state, scratch);
     });
-    if (const float c = probe_factor(li, GemmRole::wgrad); c != 1.0f)
-      for (float* p : dws)
-        for (int64_t i = 0; i < d; ++i) p[i] *= c;
-    record(li, 1);
-    record(li, 2);
-    if (!keep_outputs && !(telemetry && telemetry->gnr)) return;
-    std::vector<float> local(dws[0], dws[0] + d);  // this rank's tokens: the sum of its shards
-    for (int s = 1; s < local_shards; ++s)
-      for (int64_t i = 0; i < d; ++i) local[size_t(i)] += dws[size_t(s)][i];
-    if (telemetry && telemetry->gnr) record_gnr(li, local.data(), dy, n);
-    if (!keep_outputs) return;
-    GemmOutputs& o = outputs[size_t(li)];
-    o.out[1].resize(dx_before.size());
-    for (size_t i = 0; i < dx_before.size(); ++i) o.out[1][i] = dx[i] - dx_before[i];  // this linear's part of dX
-    o.out[2] = std::move(local);
-    if (!telemetry) return;
-    for (int role : {1, 2})
-      o.sr[role] = linear_sr_split(role, dy, input, weight, n, quant(li), linears[size_t(li)].state, kFidelityDraws);
-  }
-
-  // Replays the step just trained (same parameters, the same tokens) in the fp32 shadow and records
-  // each linear's GEMM outputs against the shadow's. A replay that overflows records nothing.
-  void record_fidelity(const int32_t* tokens, int b, int t, int64_t tokens_seen) {
-    if (!shadow) {
-      shadow = std::make_unique<Impl>(cfg, RecipeConfig{});
-      shadow->shards = shadow->local_shards = local_shards;  // the same shard sums as the training pass
-    }
-    Impl& sh = *shadow;
-    sh.replayed_ranks = ranks();
-    std::copy(params.begin(), params.end(), sh.params.begin());
-    try {
-      sh.begin_pass(tokens, b, t, seed, step, tokens_seen, nullptr, true);
-      sh.keep_outputs = true;
-      sh.outputs.resize(sh.linears.size());
-      sh.forward();
-      sh.backward();
-    } catch (const NonfiniteError&) {
-      return;
-    }
-    for (size_t li = 0; li < linears.size(); ++li)
-      for (int role = 0; role < kGemmRoles; ++role) {
-        const std::vector<float>& g = outputs[li].out[role];
-        const std::vector<float>& ref = sh.outputs[li].out[role];
-        double dot = 0, ref_sq = 0, g_sq = 0, err_sq = 0;
-        for (size_t i = 0; i < ref.size(); ++i) {
-          const double gi = g[i], ri = ref[i];
-          dot += gi * ri;
-          ref_sq += ri * ri;
-          g_sq += gi * gi;
-          err_sq += (gi - ri) * (gi - ri);
-        }
-        FidelityRecord rec;
-        rec.step = step;
-        rec.tensor = int32_t(li);
-        rec.role = GemmRole(role);
-        rec.rel_err = float(std::sqrt(err_sq / ref_sq));  // NaN when ref_sq = 0
-        rec.gain = float(dot / ref_sq);
-        rec.cosine = float(dot / std::sqrt(g_sq * ref_sq));
-        rec.sr_bias = outputs[li].sr[role].bias;
-        rec.sr_rel_std = outputs[li].sr[role].rel_std;
-        telemetry->fidelity->push_back(rec);
-      }
+    for (GemmObserver* o : observers) o->after_backward(c);
   }
 
   // RMSNorm backward with its weight gradient summed per shard of the tokens.
@@ -656,7 +492,7 @@ struct Model::Impl {
       fwd(li + 2, la.v, lw.v_proj, C);
       rope_forward(la.q, la.q, a.rope_cos, a.rope_sin, B, T, H, hd);
       rope_forward(la.k, la.k, a.rope_cos, a.rope_sin, B, T, H, hd);
-      attention_forward(la.atty, la.att, la.q, la.k, la.v, B, T, H, hd, attention_quant(l, GemmRole::fprop),
+      attention_forward(la.atty, la.att, la.q, la.k, la.v, B, T, H, hd, attention_quant(l, AttentionSide::fwd),
                         attention_amax());
       bind_input(la.atty, C, kInputsPerBlock * l + 1);
       fwd(li + 3, a.proj, lw.o_proj, C);
@@ -689,8 +525,8 @@ struct Model::Impl {
       zero(grads.data(), num_params());
     }
     zero(a.dlogits, M * V);
-    const int loss_ranks = replayed_ranks > 0 ? replayed_ranks : split() ? ranks() : 1;
-    cross_entropy_backward(a.dlogits, a.probs, targets.data(), M, V, M * loss_ranks);
+    const int mean_ranks = loss_ranks > 0 ? loss_ranks : split() ? ranks() : 1;
+    cross_entropy_backward(a.dlogits, a.probs, targets.data(), M, V, M * mean_ranks);
     zero(a.dln, M * C);
     bind_input(a.lnf, C, kInputsPerBlock * Li);
     bwd(kLinearsPerBlock * Li, a.dln, g.lm_head, a.dlogits, w.lm_head, V);
@@ -720,7 +556,7 @@ struct Model::Impl {
       bwd(li + 3, a.datty, lg.o_proj, a.dres, lw.o_proj, C);
       for (float* p : {a.dq, a.dk, a.dv, a.dq_pre, a.dk_pre}) zero(p, M * C);
       attention_backward(a.dq, a.dk, a.dv, a.datty, la.q, la.k, la.v, la.att, B, T, H, hd,
-                         attention_quant(l, GemmRole::dgrad), attention_amax());
+                         attention_quant(l, AttentionSide::bwd), attention_amax());
       rope_backward(a.dq_pre, a.dq, a.rope_cos, a.rope_sin, B, T, H, hd);
       rope_backward(a.dk_pre, a.dk, a.rope_cos, a.rope_sin, B, T, H, hd);
       zero(a.dln, M * C);
@@ -761,14 +597,19 @@ const ModelConfig& Model::config() const { return impl_->cfg; }
 const std::vector<ParamInfo>& Model::params() const { return impl_->infos; }
 int64_t Model::num_params() const { return impl_->num_params(); }
 float* Model::param_data() { return impl_->params.data(); }
+const float* Model::param_data() const { return impl_->params.data(); }
 float* Model::grad_data() { return impl_->grads.data(); }
 const float* Model::last_logits() const { return impl_->a.logits; }
-const std::vector<GemmUse>& Model::gemm_uses() const { return impl_->uses; }
-const std::vector<GemmUse>& Model::attention_uses() const { return impl_->attention_uses; }
-void Model::set_nonfinite_probe(const std::optional<NonfiniteProbe>& probe) { impl_->probe = probe; }
-void Model::set_output_scale_probe(const std::optional<OutputScaleProbe>& probe) {
-  if (probe && probe->role == GemmRole::dgrad) throw std::invalid_argument("output scale probe: fprop or wgrad only");
-  impl_->scale_probe = probe;
+void Model::attach(GemmObserver* observer) { impl_->observers.push_back(observer); }
+void Model::detach(GemmObserver* observer) { std::erase(impl_->observers, observer); }
+void Model::set_loss_ranks(int ranks) { impl_->loss_ranks = ranks; }
+
+AttachedObservers::AttachedObservers(Model& model, std::vector<GemmObserver*> observers)
+    : model_(model), observers_(std::move(observers)) {
+  for (GemmObserver* o : observers_) model_.attach(o);
+}
+AttachedObservers::~AttachedObservers() {
+  for (GemmObserver* o : observers_) model_.detach(o);
 }
 
 std::vector<std::string> Model::linear_names() const {
@@ -778,12 +619,12 @@ std::vector<std::string> Model::linear_names() const {
 }
 
 double Model::forward_backward(const int32_t* tokens, int B, int T, uint64_t seed, int64_t step,
-                               int64_t tokens_seen, StepTelemetry* telemetry) {
-  impl_->begin_pass(tokens, B, T, seed, step, tokens_seen, telemetry, true);
+                               int64_t tokens_seen) {
+  impl_->begin_pass(tokens, B, T, seed, step, tokens_seen, true);
   double loss = impl_->forward();
   if (impl_->split()) loss = impl_->global_loss();
   impl_->backward();
-  if (impl_->keep_outputs) impl_->record_fidelity(tokens, B, T, tokens_seen);
+  for (GemmObserver* o : impl_->observers) o->end_pass(impl_->pass);
   for (auto& lin : impl_->linears)  // delayed scaling: next step's scales from this step's amaxes
     for (auto& role : lin.state.delayed)
       for (DelayedScaling& d : role) d.update(impl_->recipe.delayed);
@@ -833,7 +674,7 @@ void Model::set_delayed_scaling_state(const std::vector<float>& rows) {
 }
 
 double Model::forward_loss(const int32_t* tokens, int B, int T, int64_t tokens_seen) {
-  impl_->begin_pass(tokens, B, T, 0, 0, tokens_seen, nullptr, false);
+  impl_->begin_pass(tokens, B, T, 0, 0, tokens_seen, false);
   return impl_->forward();
 }
 

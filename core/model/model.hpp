@@ -1,10 +1,10 @@
 // The Llama-style decoder (DESIGN.md "The model"): embedding, per block RMSNorm → causal MHA with
 // RoPE → residual, RMSNorm → SwiGLU MLP → residual, final RMSNorm, LM head, cross-entropy.
 // Parameters, gradients and activations each live in one arena with named row-major views; every
-// linear layer's three GEMMs are quantized per the recipe. Not the optimizer or the data loader.
+// linear layer's three GEMMs are quantized per the recipe. Observers (observer.hpp) watch the GEMMs:
+// use counters, telemetry, testing probes. Not the optimizer or the data loader.
 #pragma once
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,43 +41,18 @@ struct ParamInfo {
   bool decay = true;              // AdamW weight decay applies (not to norms)
 };
 
-// Telemetry requested for one step (null members: not collected). Record `tensor` fields are linear
-// indices (linear_names()).
+// Telemetry for one forward_backward call (benchmarks and tests; the trainer attaches its own
+// observers): the stock observers (quant_stats.hpp, gnr.hpp, fidelity.hpp) attached for that call
+// only. Null members: not collected; gnr and fidelity need quant_stats. Record `tensor` fields are
+// linear indices (linear_names()).
 struct StepTelemetry {
-  bool quant_stats = false;                   // fill `quant` with one record per quantized operand
+  bool quant_stats = false;  // fill `quant` with one record per quantized operand
   std::vector<QuantStatRecord>* quant = nullptr;
-  std::vector<GnrRecord>* gnr = nullptr;      // with quant_stats: one record per linear layer
-  // With quant_stats: one record per linear layer and GEMM role, from a replay of the step with
-  // every GEMM in fp32 (the fp32 shadow, run after the training pass on this rank's tokens; it
-  // changes nothing of the training pass and reads no random stream the training pass reads).
-  std::vector<FidelityRecord>* fidelity = nullptr;
+  std::vector<GnrRecord>* gnr = nullptr;  // one record per linear layer
+  std::vector<FidelityRecord>* fidelity = nullptr;  // one record per linear layer and GEMM role
 };
 
-// Testing aid (no config key): the training pass multiplies one GEMM output of linear `linear` by
-// `factor` (fprop: its Y; wgrad: its dW), so that the fidelity records have a known gain.
-struct OutputScaleProbe {
-  int linear = 0;
-  GemmRole role = GemmRole::fprop;  // fprop or wgrad
-  float factor = 1.0f;
-};
-
-// Testing aid (no config key): NaN into one quantized operand's quantizer input of linear `linear`
-// (index in linear_names()) in the training pass of step `step`, for the non-finite sentinel.
-struct NonfiniteProbe {
-  int64_t step = 0;
-  int linear = 0;
-  NonfiniteInjection at;
-};
-
-// One GEMM-operand use counted for the recipe manifest.
-struct GemmUse {
-  int32_t tensor = 0;  // index of the linear layer in linear_names()
-  GemmRole role = GemmRole::fprop;
-  Operand operand = Operand::a;
-  QuantSpec spec;
-  GemmNumerics numerics = GemmNumerics::dequant_fp32;  // what the operand's GEMM computed
-  int64_t count = 0;
-};
+class GemmObserver;
 
 class Model {
  public:
@@ -95,6 +70,7 @@ class Model {
   std::vector<std::string> linear_names() const;  // quantizable linears, index = QuantStatRecord::tensor
   int64_t num_params() const;
   float* param_data();  // the parameter arena
+  const float* param_data() const;
   float* grad_data();   // the gradient arena (same layout)
 
   // tokens: [B, T+1] row-major; inputs are tokens[:, :T], targets tokens[:, 1:].
@@ -106,16 +82,18 @@ class Model {
   // std::out_of_range for a token id outside [0, vocab), and NonfiniteError (finding.layer and
   // finding.step filled in) at the first NaN/Inf in a linear layer's quantizers or GEMM outputs.
   double forward_backward(const int32_t* tokens, int B, int T, uint64_t seed, int64_t step,
-                          int64_t tokens_seen, StepTelemetry* telemetry = nullptr);
+                          int64_t tokens_seen);
+  double forward_backward(const int32_t* tokens, int B, int T, uint64_t seed, int64_t step,
+                          int64_t tokens_seen, StepTelemetry* telemetry);  // telemetry null: none
   // Mean cross-entropy without gradients (validation / eval); quantized as in fprop.
   double forward_loss(const int32_t* tokens, int B, int T, int64_t tokens_seen);
   // Logits [B*T, vocab] of the last forward (for cross-checks); valid until the next call.
   const float* last_logits() const;
 
-  const std::vector<GemmUse>& gemm_uses() const;  // counters since construction
-  // Quantized attention products (RecipeConfig::attention) since construction: `tensor` is the
-  // block, role fprop the forward products' operands (q, k, v, P), dgrad the backward ones (dO, dS).
-  const std::vector<GemmUse>& attention_uses() const;
+  // Observers (core/model/observer.hpp) see every later pass, in the order attached; not owned: an
+  // observer stays attached until detached and must outlive that.
+  void attach(GemmObserver* observer);
+  void detach(GemmObserver* observer);
 
   // Data parallelism (train.batch_shards; default 1 shard, one rank): the global batch of a step is
   // `shards` shards of consecutive sequences, shards / comm->size() of them on this rank, which
@@ -124,18 +102,31 @@ class Model {
   // amax and global SR positions, so the loss and gradients are bit-identical for any number of
   // ranks dividing `shards`. comm null or of size 1: one rank. Validation passes stay local.
   void set_data_parallel(int shards, Collective* comm);
+  // The fp32 shadow's replay of one rank's part of a step (fidelity.hpp): the loss gradient as a
+  // mean over `ranks` times this model's tokens (default: the ranks of set_data_parallel).
+  void set_loss_ranks(int ranks);
 
   // Delayed-scaling state of the operands that use it, for checkpoints: one row per operand of
   // 3 + amax_history_len floats (operand slot, scale, fp8 max, history). Empty when none does.
   std::vector<float> delayed_scaling_state() const;
   void set_delayed_scaling_state(const std::vector<float>& rows);
-  void set_nonfinite_probe(const std::optional<NonfiniteProbe>& probe);
-  // Throws std::invalid_argument for a dgrad probe (dX accumulates over the layers reading X).
-  void set_output_scale_probe(const std::optional<OutputScaleProbe>& probe);
 
  private:
   struct Impl;
   Impl* impl_;
+};
+
+// Observers attached to a model for one scope (a telemetry step), detached when it ends.
+class AttachedObservers {
+ public:
+  AttachedObservers(Model& model, std::vector<GemmObserver*> observers);
+  ~AttachedObservers();
+  AttachedObservers(const AttachedObservers&) = delete;
+  AttachedObservers& operator=(const AttachedObservers&) = delete;
+
+ private:
+  Model& model_;
+  std::vector<GemmObserver*> observers_;
 };
 
 }  // namespace fp4lab

@@ -1,8 +1,8 @@
 // What the model reports at a telemetry step, per linear layer: quantization statistics of each
 // GEMM operand, the weight gradient's gradient-to-noise ratio and each GEMM output's fidelity
-// against an fp32 replay of the step. Defined below the model so that
-// the model fills them without depending on the trainer; the run file (core/train/run_file.hpp)
-// stores them. `tensor` fields index the run's tensor names (RunMeta::tensor_names).
+// against an fp32 replay of the step. Defined below the model so that its observers
+// (quant_stats.hpp, gnr.hpp, fidelity.hpp) fill them without depending on the trainer; the run file
+// (core/train/run_file.hpp) stores them. `tensor` fields index the run's tensor names (RunMeta::tensor_names).
 #pragma once
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
-// Recipe manifest and coverage (see manifest.hpp): merging the model's counters into a run's
-// totals, the checkpoint's line format, the YAML attribute and the one-line coverage summary.
+// Recipe manifest and coverage (see manifest.hpp): merging the counters into a run's totals, the
+// checkpoint's line format (and the older one), the YAML attribute and the one-line coverage summary.
 #include "core/train/manifest.hpp"
 
 #include <algorithm>
@@ -12,18 +12,6 @@ namespace fp4lab {
 namespace {
 
 constexpr const char* kLmHead = "lm_head";
-constexpr const char* kAttentionCore = ".self_attn.core";  // attention products: "layers.3.self_attn.core"
-
-bool is_attention_core(const std::string& tensor) {
-  return tensor.size() > std::string(kAttentionCore).size() &&
-         tensor.compare(tensor.size() - std::string(kAttentionCore).size(), std::string::npos, kAttentionCore) == 0;
-}
-
-// The operand column of the manifest: the linear's x / w / dy, or the attention products' sides.
-std::string operand_text(const ManifestEntry& e) {
-  if (is_attention_core(e.tensor)) return e.role == GemmRole::fprop ? "qkvp" : "dout_ds";
-  return operand_name(e.role, e.operand);
-}
 
 bool low_precision(ElementFormat e) {
   return e == ElementFormat::fp4_e2m1 || e == ElementFormat::fp8_e4m3 || e == ElementFormat::fp8_e5m2;
@@ -48,22 +36,59 @@ ElementFormat element_of(const std::string& format) {
   return e;
 }
 
+// A decimal integer filling all of `text`; false otherwise.
+bool parse_int(const std::string& text, int64_t& out) {
+  if (text.empty() || text.size() > 18) return false;
+  size_t i = text[0] == '-' ? 1 : 0;
+  if (i == text.size()) return false;
+  for (size_t j = i; j < text.size(); ++j)
+    if (text[j] < '0' || text[j] > '9') return false;
+  out = std::stoll(text);
+  return true;
+}
+
+// An older checkpoint's line: tensor, role, operand, format, count[, numerics] (see manifest.hpp).
+bool parse_untyped(const std::vector<std::string>& f, ManifestEntry& e) {
+  if (f.size() != 5 && f.size() != 6) return false;
+  if ((f[1] != "0" && f[1] != "1" && f[1] != "2") || (f[2] != "0" && f[2] != "1")) return false;
+  if (f.size() == 6 && !parse(f[5], e.numerics)) return false;
+  const std::string& tensor = f[0];
+  const int role = f[1][0] - '0', operand = f[2][0] - '0';
+  int layer = -1;  // "layers.N.…"; lm_head: -1
+  size_t dot = 0;
+  if (tensor.rfind("layers.", 0) == 0) {
+    int64_t n = 0;
+    dot = tensor.find('.', 7);
+    if (dot == std::string::npos || !parse_int(tensor.substr(7, dot - 7), n) || n < 0) return false;
+    layer = int(n);
+  }
+  if (layer >= 0 && tensor.compare(dot, std::string::npos, ".self_attn.core") == 0) {  // role 0: fwd, 1: bwd
+    if (role == 2 || operand != 0) return false;
+    e.site = attention_site(layer, AttentionSide(role));
+  } else {
+    e.site = linear_site(tensor, layer, GemmRole(role), Operand(operand));
+  }
+  e.format = f[3];
+  return parse_int(f[4], e.count);
+}
+
+// A line of the current form: kind, layer, tensor, role, operand, format, count, numerics.
+bool parse_typed(const std::vector<std::string>& f, ManifestEntry& e) {
+  SiteKind kind{};
+  int64_t layer = 0;
+  if (f.size() != 8 || !parse(f[0], kind) || !parse_int(f[1], layer) || layer < -1) return false;
+  if (!site_from_names(kind, int(layer), f[2], f[3], f[4], e.site) || e.site.tensor != f[2]) return false;
+  e.format = f[5];
+  return parse_int(f[6], e.count) && parse(f[7], e.numerics);
+}
+
 }  // namespace
 
-std::vector<ManifestEntry> manifest_entries(const Model& model, const std::vector<ManifestEntry>& carried) {
+std::vector<ManifestEntry> manifest_entries(const GemmCounters& counters, const std::vector<ManifestEntry>& carried) {
   std::vector<ManifestEntry> out = carried;
-  const auto names = model.linear_names();
-  std::vector<std::pair<std::string, const GemmUse*>> uses;
-  for (const GemmUse& u : model.gemm_uses()) uses.push_back({names.at(size_t(u.tensor)), &u});
-  for (const GemmUse& u : model.attention_uses())
-    uses.push_back({"layers." + std::to_string(u.tensor) + kAttentionCore, &u});
-  for (const auto& [tensor, use] : uses) {
-    const GemmUse& u = *use;
-    ManifestEntry e{tensor, u.role, u.operand, u.spec.element, describe(u.spec), u.count, u.numerics};
-    auto same = [&](const ManifestEntry& x) {
-      return x.tensor == e.tensor && x.role == e.role && x.operand == e.operand && x.format == e.format &&
-             x.numerics == e.numerics;
-    };
+  for (const GemmUse& u : counters.uses()) {
+    ManifestEntry e{u.site, u.spec.element, describe(u.spec), u.count, u.numerics};
+    auto same = [&](const ManifestEntry& x) { return x.site == e.site && x.format == e.format && x.numerics == e.numerics; };
     if (auto it = std::find_if(out.begin(), out.end(), same); it != out.end()) it->count += e.count;
     else out.push_back(e);
   }
@@ -73,8 +98,8 @@ std::vector<ManifestEntry> manifest_entries(const Model& model, const std::vecto
 std::string serialize_manifest(const std::vector<ManifestEntry>& entries) {
   std::ostringstream out;
   for (const auto& e : entries)
-    out << e.tensor << '\t' << int(e.role) << '\t' << int(e.operand) << '\t' << e.format << '\t' << e.count << '\t'
-        << to_string(e.numerics) << '\n';
+    out << to_string(e.site.kind) << '\t' << e.site.layer << '\t' << e.site.tensor << '\t' << e.site.role_name() << '\t'
+        << e.site.operand_name() << '\t' << e.format << '\t' << e.count << '\t' << to_string(e.numerics) << '\n';
   return out.str();
 }
 
@@ -88,12 +113,11 @@ std::vector<ManifestEntry> parse_manifest(const std::string& text) {
       j = std::min(line.find('\t', i), line.size());
       f.push_back(line.substr(i, j - i));
     }
-    GemmNumerics numerics = GemmNumerics::dequant_fp32;
-    if ((f.size() != 5 && f.size() != 6) || (f[1] != "0" && f[1] != "1" && f[1] != "2") || (f[2] != "0" && f[2] != "1") ||
-        (f.size() == 6 && !parse(f[5], numerics)))
+    ManifestEntry e;
+    if (!(f.size() == 8 ? parse_typed(f, e) : parse_untyped(f, e)))
       throw std::runtime_error("recipe manifest: malformed line '" + line + "'");
-    out.push_back(ManifestEntry{f[0], GemmRole(std::stoi(f[1])), Operand(std::stoi(f[2])), element_of(f[3]), f[3],
-                                std::stoll(f[4]), numerics});
+    e.element = element_of(e.format);
+    out.push_back(e);
   }
   return out;
 }
@@ -105,20 +129,20 @@ RecipeCoverage recipe_coverage(const std::vector<ManifestEntry>& entries, const 
   for (const auto& e : entries) {
     if (e.count <= 0) continue;
     if (e.numerics == GemmNumerics::block_exact) c.block_exact_uses += e.count;
-    if (e.tensor == kLmHead) {
+    if (e.site.kind == SiteKind::attention) {
+      add_unique(c.attention_formats, e.site.role_name() + " " + e.format);
+      continue;
+    }
+    if (e.site.tensor == kLmHead) {
       add_unique(c.lm_head_formats, e.format);
       continue;
     }
-    if (is_attention_core(e.tensor)) {
-      add_unique(c.attention_formats, (e.role == GemmRole::fprop ? "fwd " : "bwd ") + e.format);
-      continue;
-    }
-    const std::pair<int, int> slot{int(e.role), int(e.operand)};
+    const std::pair<int, int> slot{int(e.site.role), int(e.site.operand)};
     if (low_precision(e.element)) {
-      low[e.tensor].insert(slot);
+      low[e.site.tensor].insert(slot);
       add_unique(c.quantized_formats, e.format);
     } else {
-      high[e.tensor].insert(slot);
+      high[e.site.tensor].insert(slot);
       add_unique(c.other_formats, e.format);
     }
   }
@@ -148,6 +172,7 @@ std::string RecipeCoverage::summary() const {
   return s;
 }
 
+// `gemm` repeats `role` under the key of the files written before sites were typed, which readers use.
 std::string manifest_yaml(const std::vector<ManifestEntry>& entries, const RecipeCoverage& coverage) {
   std::ostringstream out;
   out << "coverage: \"" << coverage.summary() << "\"\n";
@@ -157,8 +182,9 @@ std::string manifest_yaml(const std::vector<ManifestEntry>& entries, const Recip
   out << "gemm_operands_quantized: " << coverage.quantized_slots << "\n";
   out << "uses:\n";
   for (const auto& e : entries)
-    out << "  - {tensor: \"" << e.tensor << "\", gemm: " << to_string(e.role) << ", operand: "
-        << operand_text(e) << ", format: \"" << e.format << "\", numerics: " << to_string(e.numerics)
+    out << "  - {kind: " << to_string(e.site.kind) << ", layer: " << e.site.layer << ", tensor: \"" << e.site.tensor
+        << "\", role: " << e.site.role_name() << ", operand: " << e.site.operand_name() << ", gemm: "
+        << e.site.role_name() << ", format: \"" << e.format << "\", numerics: " << to_string(e.numerics)
         << ", count: " << e.count << "}\n";
   return out.str();
 }

@@ -14,7 +14,12 @@
 #include <optional>
 #include <sstream>
 
+#include "core/model/fidelity.hpp"
+#include "core/model/gemm_counters.hpp"
+#include "core/model/gnr.hpp"
 #include "core/model/model.hpp"
+#include "core/model/probes.hpp"
+#include "core/model/quant_stats.hpp"
 #include "core/ops/matmul.hpp"
 #include "core/train/checkpoint.hpp"
 #include "core/train/data.hpp"
@@ -120,8 +125,11 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
   const TokenData data = load_data(cfg.data, cfg.model.seq_len);
   Model model(cfg.model, run_recipe(cfg));
   model.init_parameters(cfg.train.seed);
-  model.set_nonfinite_probe(opt.nonfinite_probe);
   model.set_data_parallel(cfg.train.batch_shards, &comm);
+  std::optional<NonfiniteProbe> probe = opt.nonfinite_probe;
+  if (probe) model.attach(&*probe);
+  GemmCounters counters(model);  // what ran, for the recipe manifest
+  model.attach(&counters);
   std::vector<std::string> tensor_names;  // every parameter; records index this list
   std::vector<int32_t> linear_param;      // linear index -> parameter index
   for (const ParamInfo& p : model.params()) {
@@ -184,9 +192,15 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
   std::vector<int32_t> batch(static_cast<size_t>(B) * (T + 1));
   const int local_b = B / comm.size();  // this rank's sequences of each batch
   const int32_t* local_batch = batch.data() + int64_t(comm.rank()) * local_b * (T + 1);
+  // Telemetry steps attach these (rank 0 only: its shards).
   std::vector<QuantStatRecord> quant;
   std::vector<GnrRecord> gnr;
   std::vector<FidelityRecord> fidelity;
+  QuantStatsObserver quant_stats(&quant);
+  GnrObserver gnr_observer(&gnr);
+  FidelityObserver fidelity_observer(model, &fidelity);
+  std::vector<GemmObserver*> telemetry_observers = {&quant_stats, &gnr_observer};
+  if (cfg.train.fidelity) telemetry_observers.push_back(&fidelity_observer);
   std::vector<TensorNorms> norms;
   std::vector<LayerNormRecord> layer_records;
   const auto t_start = std::chrono::steady_clock::now();
@@ -194,7 +208,7 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
 
   auto write_manifest = [&] {
     if (!writer) return std::vector<ManifestEntry>{};
-    const auto entries = manifest_entries(model, carried_uses);
+    const auto entries = manifest_entries(counters, carried_uses);
     const RecipeCoverage coverage = recipe_coverage(entries, model.linear_names());
     writer->set_manifest(manifest_yaml(entries, coverage), coverage.summary());
     return entries;
@@ -223,19 +237,15 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
   for (int64_t step = state.step + 1; step <= total_steps; ++step) {
     const auto t0 = std::chrono::steady_clock::now();
     sample_batch(data.train, cfg.train.seed, step, B, T, batch.data());
-    StepTelemetry tel;
     const bool telemetry = cfg.train.telemetry_interval > 0 &&
                            (step == 1 || step % cfg.train.telemetry_interval == 0);
     quant.clear();
     gnr.clear();
     fidelity.clear();
-    tel.quant_stats = telemetry && lead;  // rank 0's shards
-    tel.quant = &quant;
-    tel.gnr = &gnr;
-    if (cfg.train.fidelity) tel.fidelity = &fidelity;
     double loss = 0;
     try {
-      loss = model.forward_backward(local_batch, local_b, T, cfg.train.seed, step, state.tokens, &tel);
+      const AttachedObservers attached(model, telemetry && lead ? telemetry_observers : std::vector<GemmObserver*>{});
+      loss = model.forward_backward(local_batch, local_b, T, cfg.train.seed, step, state.tokens);
     } catch (const NonfiniteError& e) {
       return fail_nonfinite(e, step, "train", step - 1);
     }

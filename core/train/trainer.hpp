@@ -11,6 +11,7 @@
 
 #include "core/config/config.hpp"
 #include "core/model/model.hpp"
+#include "core/model/probes.hpp"
 #include "core/train/run_file.hpp"
 
 namespace fp4lab {
