@@ -8,14 +8,12 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/quant/format_table.hpp"
+
 namespace fp4lab {
 namespace {
 
 constexpr const char* kLmHead = "lm_head";
-
-bool low_precision(ElementFormat e) {
-  return e == ElementFormat::fp4_e2m1 || e == ElementFormat::fp8_e4m3 || e == ElementFormat::fp8_e5m2;
-}
 
 void add_unique(std::vector<std::string>& list, const std::string& s) {
   if (std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
@@ -138,7 +136,7 @@ RecipeCoverage recipe_coverage(const std::vector<ManifestEntry>& entries, const 
       continue;
     }
     const std::pair<int, int> slot{int(e.site.role), int(e.site.operand)};
-    if (low_precision(e.element)) {
+    if (element_info(e.element).codes) {  // an 8- or 4-bit format
       low[e.site.tensor].insert(slot);
       add_unique(c.quantized_formats, e.format);
     } else {
