@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/config/enum_names.hpp"
+#include "core/formats/enum_names.hpp"
 #include "core/config/value.hpp"
 #include "core/train/run_file.hpp"
 
@@ -27,7 +27,7 @@ constexpr const char* kGridFile = "grid.yaml";          // optional copy of the 
 // validation loss (validation is already an average over a held-out set).
 enum class TargetCurve { train_ema, val };
 
-// Enum names (core/config/enum_names.hpp), also for calls from other namespaces and analysis::to_string.
+// Enum names (core/formats/enum_names.hpp), also for calls from other namespaces and analysis::to_string.
 using fp4lab::parse;
 using fp4lab::to_string;
 

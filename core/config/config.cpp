@@ -83,7 +83,7 @@ class FieldTable {
                       [=](Config& c, const Value& v) { acc(c) = v.as_string(path); },
                       [=](const Config& c) { return acc(const_cast<Config&>(c)); }});
   }
-  // An enum key taking every value of E, or only `values`, by their names (core/config/enum_names.hpp).
+  // An enum key taking every value of E, or only `values`, by their names (core/formats/enum_names.hpp).
   template <class E>
   void add_enum(const std::string& path, const std::string& help, Accessor<E> acc) {
     const auto all = enum_values<E>();

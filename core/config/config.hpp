@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config/enum_names.hpp"
+#include "core/formats/enum_names.hpp"
 #include "core/config/value.hpp"
 #include "core/model/model.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/config/enum_names.hpp"
+#include "core/formats/enum_names.hpp"
 #include "core/model/telemetry.hpp"
 
 namespace fp4lab {

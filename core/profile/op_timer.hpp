@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/config/enum_names.hpp"
+#include "core/formats/enum_names.hpp"
 
 namespace fp4lab {
 

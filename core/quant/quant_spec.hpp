@@ -6,12 +6,12 @@
 #include <cstdint>
 #include <string>
 
-#include "core/config/enum_names.hpp"
+#include "core/formats/enum_names.hpp"
 #include "core/formats/ufloat.hpp"
 
 namespace fp4lab {
 
-// Each enum's names (configs, CLI flags, run files, reports) follow it (core/config/enum_names.hpp).
+// Each enum's names (configs, CLI flags, run files, reports) follow it (core/formats/enum_names.hpp).
 
 enum class ElementFormat : uint8_t {
   none,      // pass-through fp32 (no quantization)

@@ -98,6 +98,67 @@ static double validation_loss(Model& model, const TokenData& data, const Config&
   return sum / double(count);
 }
 
+// Refuses a rank count the batch cannot be split over without changing the results.
+static void check_rank_count(const Config& cfg, int ranks) {
+  if (cfg.train.batch_shards % ranks != 0)
+    throw ConfigError(SourceLoc{"<mpirun>", 0, 0}, "train.batch_shards",
+                      std::to_string(ranks) + " ranks do not divide " + std::to_string(cfg.train.batch_shards) + " batch shards");
+  const int64_t shard_tokens = int64_t(cfg.train.batch_size / cfg.train.batch_shards) * cfg.model.seq_len;
+  if (ranks > 1 && shard_tokens % matmul_row_tile != 0)
+    throw ConfigError(SourceLoc{"<mpirun>", 0, 0}, "train.batch_shards",
+                      "a shard holds " + std::to_string(shard_tokens) + " tokens; across ranks they must be a multiple of " +
+                          std::to_string(matmul_row_tile) + " (the GEMM row tile) for results not to depend on the rank count");
+}
+
+// A new run file's root attributes: the config, the model, the data and its tokenizer.
+static RunMeta run_meta(const Config& cfg, const TokenData& data, const Model& model, const std::string& config_yaml,
+                        const std::string& cell_id, const std::vector<std::string>& tensor_names) {
+  RunMeta meta;
+  meta.config_yaml = config_yaml;
+  meta.cell_id = cell_id;
+  meta.tensor_names = tensor_names;
+  meta.n_params = model.num_params();
+  meta.entropy_rate = data.entropy_rate;
+  meta.coverage = RecipeCoverage{}.summary();
+  meta.fingerprint = numerics_fingerprint(cfg.recipe);
+  meta.data_source = data.description;
+  for (const auto& f : data.files) meta.data_files += f + "\n";
+  meta.data_tokens = data.tokens;
+  meta.data_hash = data.hash;
+  meta.tokenizer = data.tokenizer;
+  meta.tokenizer_hash = data.tokenizer_hash;
+  meta.tokenizer_library = data.tokenizer_library;
+  meta.tokenizer_vocab = data.tokenizer_vocab;
+  meta.data_split = data.split;
+  meta.data_sources = data.sources;
+  meta.val_bytes_per_token = val_bytes_per_token(data, val_window_count(data, cfg), cfg.model.seq_len);
+  meta.train_bytes_per_token = data.train.empty() || data.token_bytes.empty()
+                                   ? std::nan("")
+                                   : double(data.train_text_bytes) / double(data.train.size());
+  meta.data_epochs = double(cfg.train.tokens) / double(data.train.size());
+  meta.flops_per_token = model_flops_per_token(cfg.model);
+  return meta;
+}
+
+// A telemetry step's records with their step and run-file tensor index (the observers give the
+// linear layer's index).
+template <class Record>
+static const std::vector<Record>& placed(std::vector<Record>& records, int64_t step,
+                                         const std::vector<int32_t>& linear_param) {
+  for (Record& r : records) r.step = step, r.tensor = linear_param[size_t(r.tensor)];
+  return records;
+}
+
+static std::vector<LayerNormRecord> layer_norm_records(const std::vector<TensorNorms>& norms, int64_t step) {
+  std::vector<LayerNormRecord> out;
+  for (size_t i = 0; i < norms.size(); ++i)
+    out.push_back({step, int32_t(i), float(norms[i].grad), float(norms[i].update), float(norms[i].m), float(norms[i].v)});
+  return out;
+}
+
+// One function from setup to the final checkpoint (about 190 lines): the step loop's exits (failed,
+// diverged, interrupted, done) each close the run file and the checkpoint from the same state, so
+// they stay beside the loop; the setup and the per-step records are the helpers above.
 TrainResult train(const Config& cfg, const TrainOptions& opt) {
   TrainResult result;
   if (opt.threads > 0) omp_set_num_threads(opt.threads);
@@ -113,14 +174,7 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
     if (!lead) result.skipped = true, result.status = RunStatus::done;  // rank 0 reports what it was
     return result;
   }
-  if (cfg.train.batch_shards % comm.size() != 0)
-    throw ConfigError(SourceLoc{"<mpirun>", 0, 0}, "train.batch_shards",
-                      std::to_string(comm.size()) + " ranks do not divide " + std::to_string(cfg.train.batch_shards) + " batch shards");
-  const int64_t shard_tokens = int64_t(cfg.train.batch_size / cfg.train.batch_shards) * cfg.model.seq_len;
-  if (comm.size() > 1 && shard_tokens % matmul_row_tile != 0)
-    throw ConfigError(SourceLoc{"<mpirun>", 0, 0}, "train.batch_shards",
-                      "a shard holds " + std::to_string(shard_tokens) + " tokens; across ranks they must be a multiple of " +
-                          std::to_string(matmul_row_tile) + " (the GEMM row tile) for results not to depend on the rank count");
+  check_rank_count(cfg, comm.size());
 
   const TokenData data = load_data(cfg.data, cfg.model.seq_len);
   Model model(cfg.model, run_recipe(cfg));
@@ -156,32 +210,8 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
     carried_uses = parse_manifest(state.gemm_uses);
     if (lead) writer.emplace(RunWriter::reopen(run_path, state.step));
   } else if (lead) {
-    RunMeta meta;
-    meta.config_yaml = state.config_yaml;
-    meta.cell_id = cell_id;
-    meta.tensor_names = tensor_names;
-    meta.n_params = model.num_params();
-    meta.entropy_rate = data.entropy_rate;
-    meta.coverage = RecipeCoverage{}.summary();
-    meta.fingerprint = numerics_fingerprint(cfg.recipe);
-    meta.data_source = data.description;
-    for (const auto& f : data.files) meta.data_files += f + "\n";
-    meta.data_tokens = data.tokens;
-    meta.data_hash = data.hash;
-    meta.tokenizer = data.tokenizer;
-    meta.tokenizer_hash = data.tokenizer_hash;
-    meta.tokenizer_library = data.tokenizer_library;
-    meta.tokenizer_vocab = data.tokenizer_vocab;
-    meta.data_split = data.split;
-    meta.data_sources = data.sources;
-    meta.val_bytes_per_token = val_bytes_per_token(data, val_window_count(data, cfg), cfg.model.seq_len);
-    meta.train_bytes_per_token = data.train.empty() || data.token_bytes.empty()
-                                     ? std::nan("")
-                                     : double(data.train_text_bytes) / double(data.train.size());
-    meta.data_epochs = double(cfg.train.tokens) / double(data.train.size());
-    meta.flops_per_token = model_flops_per_token(cfg.model);
     std::filesystem::remove(ckpt_path);
-    writer.emplace(RunWriter::create(run_path, meta));
+    writer.emplace(RunWriter::create(run_path, run_meta(cfg, data, model, state.config_yaml, cell_id, tensor_names)));
   }
 
   if (writer)
@@ -202,7 +232,6 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
   std::vector<GemmObserver*> telemetry_observers = {&quant_stats, &gnr_observer};
   if (cfg.train.fidelity) telemetry_observers.push_back(&fidelity_observer);
   std::vector<TensorNorms> norms;
-  std::vector<LayerNormRecord> layer_records;
   const auto t_start = std::chrono::steady_clock::now();
   int64_t tokens_this_session = 0;
 
@@ -262,25 +291,11 @@ TrainResult train(const Config& cfg, const TrainOptions& opt) {
     if (writer)
       writer->add_step({step, tokens_after, loss, lr, grad_norm, secs, double(tokens_per_step) / secs,
                         flops_per_step / secs / 1e12});
-    if (writer && !quant.empty()) {
-      for (auto& q : quant) q.step = step, q.tensor = linear_param[size_t(q.tensor)];
-      writer->add_quant_stats(quant);
-    }
-    if (writer && !gnr.empty()) {
-      for (auto& g : gnr) g.step = step, g.tensor = linear_param[size_t(g.tensor)];
-      writer->add_gnr(gnr);
-    }
-    if (writer && !fidelity.empty()) {
-      for (auto& f : fidelity) f.step = step, f.tensor = linear_param[size_t(f.tensor)];
-      writer->add_fidelity(fidelity);
-    }
-    if (writer && finite) {
-      layer_records.clear();
-      const auto& params = model.params();
-      for (size_t i = 0; i < params.size(); ++i)
-        layer_records.push_back({step, int32_t(i), float(norms[i].grad), float(norms[i].update),
-                                 float(norms[i].m), float(norms[i].v)});
-      writer->add_layer_norms(layer_records);
+    if (writer) {
+      writer->add_quant_stats(placed(quant, step, linear_param));
+      writer->add_gnr(placed(gnr, step, linear_param));
+      writer->add_fidelity(placed(fidelity, step, linear_param));
+      if (finite) writer->add_layer_norms(layer_norm_records(norms, step));
     }
     result.step = step;
     result.tokens = tokens_after;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config/enum_names.hpp"
+#include "core/formats/enum_names.hpp"
 #include "experiments/grid/grid.hpp"
 
 namespace fp4lab::grid {
@@ -29,7 +29,7 @@ std::vector<int> select_cells(const Grid& g, const std::vector<std::string>& whe
 // cell's lock (the next `fp4lab run` resumes it from its checkpoint).
 enum class CellState { pending, running, interrupted, done, failed, diverged };
 
-// Enum names (core/config/enum_names.hpp), also for calls from other namespaces and grid::to_string.
+// Enum names (core/formats/enum_names.hpp), also for calls from other namespaces and grid::to_string.
 using fp4lab::parse;
 using fp4lab::to_string;
 
