@@ -19,6 +19,7 @@
 #include "analysis/report.hpp"
 #include "analysis/runs.hpp"
 #include "core/train/run_file.hpp"
+#include "tests/grid_support.hpp"
 
 namespace fp4lab::analysis {
 namespace {
@@ -311,15 +312,6 @@ void write_run(const fs::path& dir, const RunSpec& spec) {
     w.set_status(spec.status, spec.status_step >= 0 ? spec.status_step : spec.steps, spec.message);
 }
 
-CellInfo cell_info(int index, const std::string& id, int64_t seed, const std::string& recipe) {
-  CellInfo c;
-  c.index = index;
-  c.id = id;
-  c.seed = seed;
-  c.vary = {{"recipe", recipe}, {"train.seed", std::to_string(seed)}};
-  return c;
-}
-
 // One run of a multi-budget grid: 10 steps to `budget` tokens ending at validation loss
 // `final_val`, added to the manifest with its train.tokens value.
 void add_budget_run(const fs::path& dir, GridManifest& m, const std::string& recipe, int64_t budget, double final_val,
@@ -332,7 +324,7 @@ void add_budget_run(const fs::path& dir, GridManifest& m, const std::string& rec
   s.final_val = final_val;
   s.quant = false;
   write_run(dir, s);
-  CellInfo c = cell_info(static_cast<int>(m.cells.size()), id, seed, recipe);
+  CellInfo c = testing::recipe_cell(static_cast<int>(m.cells.size()), id, seed, recipe);
   c.vary["train.tokens"] = std::to_string(budget);
   if (!size.empty()) c.vary["size"] = size;
   m.cells.push_back(c);
@@ -351,9 +343,9 @@ GridManifest make_grid(const fs::path& dir) {
     write_run(dir, spec(b));
     write_run(dir, spec(n, 0.01 + 0.01 * seed));
     write_run(dir, spec(x, 0.5));
-    m.cells.push_back(cell_info(index++, b, seed, "bf16"));
-    m.cells.push_back(cell_info(index++, n, seed, "nvfp4"));
-    m.cells.push_back(cell_info(index++, x, seed, "mxfp4"));
+    m.cells.push_back(testing::recipe_cell(index++, b, seed, "bf16"));
+    m.cells.push_back(testing::recipe_cell(index++, n, seed, "nvfp4"));
+    m.cells.push_back(testing::recipe_cell(index++, x, seed, "mxfp4"));
   }
   RunSpec failed = spec("fp8s1");
   failed.steps = 37;
@@ -366,11 +358,11 @@ GridManifest make_grid(const fs::path& dir) {
   diverged.nan_after = 50;
   diverged.message = "loss is NaN";
   write_run(dir, diverged);
-  m.cells.push_back(cell_info(index++, "fp8s1", 1, "fp8"));
-  m.cells.push_back(cell_info(index++, "fp8s2", 2, "fp8"));
-  m.cells.push_back(cell_info(index++, "fp8s3", 3, "fp8"));  // pending: no file
+  m.cells.push_back(testing::recipe_cell(index++, "fp8s1", 1, "fp8"));
+  m.cells.push_back(testing::recipe_cell(index++, "fp8s2", 2, "fp8"));
+  m.cells.push_back(testing::recipe_cell(index++, "fp8s3", 3, "fp8"));  // pending: no file
   std::ofstream(dir / "junk.h5") << "this is not HDF5";
-  m.cells.push_back(cell_info(index++, "junk", 4, "fp8"));  // unreadable
+  m.cells.push_back(testing::recipe_cell(index++, "junk", 4, "fp8"));  // unreadable
   // A checkpoint is not a run file.
   std::ofstream(dir / "nvfp4s1.ckpt.h5") << "checkpoint";
   write_grid_manifest(dir.string(), m);
@@ -512,8 +504,8 @@ TEST_F(AnalysisTest, QuantSeriesSeparateTensorsThatRanInDifferentFormats) {
     n.manifest = manifest;
     write_run(dir_, b);
     write_run(dir_, n);
-    m.cells.push_back(cell_info(2 * seed - 2, b.id, seed, "bf16"));
-    m.cells.push_back(cell_info(2 * seed - 1, n.id, seed, "nvfp4"));
+    m.cells.push_back(testing::recipe_cell(2 * seed - 2, b.id, seed, "bf16"));
+    m.cells.push_back(testing::recipe_cell(2 * seed - 1, n.id, seed, "nvfp4"));
   }
   write_grid_manifest(dir_.string(), m);
   const AnalysisReport r = analyze_dir(dir_.string());
@@ -564,7 +556,7 @@ TEST_F(AnalysisTest, BaselineSpreadPlacesConfigsAmongTheBaselineSeeds) {
       s.val_every = 0;
       s.quant = false;
       write_run(dir_, s);
-      m.cells.push_back(cell_info(static_cast<int>(m.cells.size()), s.id, seed, recipe));
+      m.cells.push_back(testing::recipe_cell(static_cast<int>(m.cells.size()), s.id, seed, recipe));
     }
   write_grid_manifest(dir_.string(), m);
   AnalysisSettings set;
@@ -614,7 +606,7 @@ TEST_F(AnalysisTest, SingleSeedHasNoConfidenceInterval) {
   m.baseline = {{"recipe", "bf16"}};
   write_run(dir_, spec("b"));
   write_run(dir_, spec("n", 0.026));
-  m.cells = {cell_info(0, "b", 7, "bf16"), cell_info(1, "n", 7, "nvfp4")};
+  m.cells = {testing::recipe_cell(0, "b", 7, "bf16"), testing::recipe_cell(1, "n", 7, "nvfp4")};
   write_grid_manifest(dir_.string(), m);
   const AnalysisReport r = analyze_dir(dir_.string(), exact_settings());
   const GroupResult& nv = group(r, "recipe=nvfp4");
@@ -680,7 +672,7 @@ TEST_F(AnalysisTest, SeveralBaselinesAndARunningCell) {
     s.status = status;
     s.quant = false;
     write_run(dir_, s);
-    CellInfo c = cell_info(index++, id, 1, recipe);
+    CellInfo c = testing::recipe_cell(index++, id, 1, recipe);
     c.vary["quant.rht"] = rht;
     m.cells.push_back(c);
   };
@@ -737,11 +729,11 @@ TEST_F(AnalysisTest, ManifestRoundTrip) {
   m.settings.target = "baseline_final_val";
   m.settings.window_tokens = std::make_pair(1e6, 2.5e6);
   m.settings.ema = 0.95;
-  CellInfo c = cell_info(3, "a1b2c3d4", 17, "mxfp4");
+  CellInfo c = testing::recipe_cell(3, "a1b2c3d4", 17, "mxfp4");
   c.vary["quant.note"] = "has: colon, comma";
   c.vary["empty"] = "";
   c.file = "custom.h5";
-  m.cells = {c, cell_info(0, "ffff0000", 1, "nvfp4")};
+  m.cells = {c, testing::recipe_cell(0, "ffff0000", 1, "nvfp4")};
   write_grid_manifest(dir_.string(), m);
   const auto back = read_grid_manifest(dir_.string());
   ASSERT_TRUE(back.has_value());

@@ -130,8 +130,13 @@ TEST(Diagnostics, RecipeThatQuantizesNothingIsRefused) {
 
 // ---- coverage
 
-TEST(Diagnostics, CoverageCountsMatchTheModelsGemmCount) {
-  const Config c = tiny("nvfp4", 2);
+// One training step of `c`'s model with its GEMM uses counted: the manifest and its coverage.
+struct OneStep {
+  std::vector<ManifestEntry> entries;
+  RecipeCoverage coverage;
+};
+
+OneStep one_step(const Config& c) {
   Model m(c.model, run_recipe(c));
   m.init_parameters(1);
   GemmCounters counters(m);
@@ -139,9 +144,17 @@ TEST(Diagnostics, CoverageCountsMatchTheModelsGemmCount) {
   std::vector<int32_t> tokens(size_t(kBatch) * (kSeqLen + 1));
   for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = int32_t(i * 7 % 8);
   m.forward_backward(tokens.data(), kBatch, kSeqLen, 1, 1, 0);
+  OneStep out{manifest_entries(counters), {}};
+  out.coverage = recipe_coverage(out.entries, m.linear_names());
+  return out;
+}
+
+TEST(Diagnostics, CoverageCountsMatchTheModelsGemmCount) {
+  const Config c = tiny("nvfp4", 2);
   const int block_linears = c.model.n_layers * 7;
-  const auto entries = manifest_entries(counters);
-  const RecipeCoverage cov = recipe_coverage(entries, m.linear_names());
+  const OneStep step = one_step(c);
+  const auto& entries = step.entries;
+  const RecipeCoverage& cov = step.coverage;
   EXPECT_EQ(cov.block_linears, block_linears);
   EXPECT_EQ(cov.quantized_linears, block_linears);
   EXPECT_EQ(cov.operand_slots, block_linears * kGemmRoles * kGemmOperands);
@@ -153,13 +166,7 @@ TEST(Diagnostics, CoverageCountsMatchTheModelsGemmCount) {
   for (const auto& e : entries) uses += e.site.tensor != "lm_head" ? e.count : 0;
   EXPECT_EQ(uses, block_linears * kGemmRoles * kGemmOperands);  // one step: every operand once
 
-  Config keep = tiny("nvfp4", 2, {"recipe.keep_last=1"});
-  Model half(keep.model, run_recipe(keep));
-  half.init_parameters(1);
-  GemmCounters half_counters(half);
-  half.attach(&half_counters);
-  half.forward_backward(tokens.data(), kBatch, kSeqLen, 1, 1, 0);
-  const RecipeCoverage hc = recipe_coverage(manifest_entries(half_counters), half.linear_names());
+  const RecipeCoverage hc = one_step(tiny("nvfp4", 2, {"recipe.keep_last=1"})).coverage;
   EXPECT_EQ(hc.quantized_linears, 7);
   EXPECT_EQ(hc.quantized_slots, 42);
   EXPECT_NE(hc.summary().find("high precision: bf16 rne"), std::string::npos) << hc.summary();
@@ -169,19 +176,12 @@ TEST(Diagnostics, CoverageCountsMatchTheModelsGemmCount) {
 // dequant_fp32), the coverage line names it, and a checkpoint line of five fields reads as
 // dequant_fp32.
 TEST(Diagnostics, ManifestRecordsEachGemmsNumerics) {
-  const Config c = tiny("nvfp4", 2, {"recipe.gemm_numerics=block_exact"});
-  Model m(c.model, run_recipe(c));
-  m.init_parameters(1);
-  GemmCounters counters(m);
-  m.attach(&counters);
-  std::vector<int32_t> tokens(size_t(kBatch) * (kSeqLen + 1));
-  for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = int32_t(i * 7 % 8);
-  m.forward_backward(tokens.data(), kBatch, kSeqLen, 1, 1, 0);
-  const auto entries = manifest_entries(counters);
+  const OneStep step = one_step(tiny("nvfp4", 2, {"recipe.gemm_numerics=block_exact"}));
+  const auto& entries = step.entries;
   for (const auto& e : entries)
     EXPECT_EQ(e.numerics, e.site.tensor == "lm_head" ? GemmNumerics::dequant_fp32 : GemmNumerics::block_exact)
         << e.site.tensor << " " << e.format;
-  const RecipeCoverage cov = recipe_coverage(entries, m.linear_names());
+  const RecipeCoverage& cov = step.coverage;
   EXPECT_NE(cov.summary().find("; FP4 x FP4 GEMMs block_exact"), std::string::npos) << cov.summary();
   const auto back = parse_manifest(serialize_manifest(entries));
   ASSERT_EQ(back.size(), entries.size());

@@ -21,6 +21,7 @@
 #include "analysis/runs.hpp"
 #include "core/io/h5.hpp"
 #include "core/train/run_file.hpp"
+#include "tests/grid_support.hpp"
 #include "tests/scratch_dir.hpp"
 
 namespace fp4lab::analysis {
@@ -89,15 +90,6 @@ void write_run(const fs::path& dir, const Run& r) {
   if (r.status != RunStatus::running) w.set_status(r.status, r.steps, r.message);
 }
 
-CellInfo cell(int index, const std::string& id, int64_t seed, const std::string& recipe) {
-  CellInfo c;
-  c.index = index;
-  c.id = id;
-  c.seed = seed;
-  c.vary = {{"recipe", recipe}, {"train.seed", std::to_string(seed)}};
-  return c;
-}
-
 // bf16 (baseline) and nvfp4 x seeds 1..3 (nvfp4 seed 3 still running); fp8: seed 1 failed,
 // seed 2 pending (no run file), seed 3 unreadable. A compare pair and a claim; a grid.yaml.
 GridManifest make_grid(const fs::path& dir) {
@@ -118,14 +110,14 @@ GridManifest make_grid(const fs::path& dir) {
     const std::string b = "bf16s" + std::to_string(seed), n = "nvfp4s" + std::to_string(seed);
     write_run(dir, Run{b, 0.0, 120, RunStatus::done, ""});
     write_run(dir, Run{n, 0.01 + 0.01 * seed, 120, seed == 3 ? RunStatus::running : RunStatus::done, ""});
-    m.cells.push_back(cell(index++, b, seed, "bf16"));
-    m.cells.push_back(cell(index++, n, seed, "nvfp4"));
+    m.cells.push_back(testing::recipe_cell(index++, b, seed, "bf16"));
+    m.cells.push_back(testing::recipe_cell(index++, n, seed, "nvfp4"));
   }
   write_run(dir, Run{"fp8s1", 0.0, 37, RunStatus::failed, "out of memory"});
-  m.cells.push_back(cell(index++, "fp8s1", 1, "fp8"));
-  m.cells.push_back(cell(index++, "fp8s2", 2, "fp8"));  // pending
+  m.cells.push_back(testing::recipe_cell(index++, "fp8s1", 1, "fp8"));
+  m.cells.push_back(testing::recipe_cell(index++, "fp8s2", 2, "fp8"));  // pending
   std::ofstream(dir / "fp8s3.h5") << "this is not HDF5";
-  m.cells.push_back(cell(index++, "fp8s3", 3, "fp8"));  // unreadable
+  m.cells.push_back(testing::recipe_cell(index++, "fp8s3", 3, "fp8"));  // unreadable
   std::ofstream(dir / "nvfp4s1.ckpt.h5") << "a checkpoint is not a run file";
   std::ofstream(dir / kGridFile) << "name: pack_test\nbase: {model: tiny}\n";
   write_grid_manifest(dir.string(), m);
