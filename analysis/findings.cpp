@@ -10,6 +10,7 @@
 
 #include "analysis/json.hpp"
 #include "analysis/scaling.hpp"
+#include "analysis/text.hpp"
 
 namespace fp4lab::analysis {
 
@@ -55,15 +56,9 @@ VerdictResult decide(const SeedStats& stats, const std::vector<double>& per_seed
 
 namespace {
 
-std::string num(double x, int digits, bool sign = true) {
-  if (!std::isfinite(x)) return "—";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, sign ? "%+.*f" : "%.*f", digits, x);
-  return buf;
-}
 
 std::string value_text(double x, const std::string& unit) {
-  return unit == "fraction" ? num(x * 100, 1) + "%" : num(x, 4);
+  return unit == "fraction" ? fixed(x * 100, 1, true) + "%" : fixed(x, 4, true);
 }
 
 // A trend claim: the slope of the gap against model size (scaling.hpp) over the grid's sizes; the
@@ -92,7 +87,7 @@ FindingRow trend_row(const AnalysisReport& rep, const Claim& claim, FindingRow r
   if (f.form == "log_linear") row.unit = "nats per decade of N";
   row.estimate = f.slope, row.ci_low = f.slope_lo, row.ci_high = f.slope_hi;
   auto gap = [&](double x) { return token ? value_text(x, "fraction") : value_text(x, "nats"); };
-  row.estimate_text = "b = " + num(f.slope, 3) + " [" + num(f.slope_lo, 3) + ", " + num(f.slope_hi, 3) + "] over " +
+  row.estimate_text = "b = " + fixed(f.slope, 3, true) + " [" + fixed(f.slope_lo, 3, true) + ", " + fixed(f.slope_hi, 3, true) + "] over " +
                       std::to_string(f.params.size()) + " sizes (" +
                       (f.form == "power" ? "gap ∝ N^b" : f.form == "multiplier_power" ? "1 + gap ∝ N^b" : "gap = a + b log10 N") + ")";
   if (std::isfinite(f.at))

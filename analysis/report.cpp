@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "analysis/json.hpp"
+#include "analysis/text.hpp"
 #include "core/io/atomic_file.hpp"
 
 namespace fp4lab::analysis {
@@ -25,13 +26,6 @@ namespace fs = std::filesystem;
 namespace {
 
 // ---------------------------------------------------------------------------- formatting
-
-std::string fixed(double x, int digits, bool sign = false) {
-  if (!std::isfinite(x)) return "—";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, sign ? "%+.*f" : "%.*f", digits, x);
-  return buf;
-}
 
 std::string pct(double fraction_or_pct, int digits, bool is_fraction) {
   if (!std::isfinite(fraction_or_pct)) return "—";

@@ -153,25 +153,26 @@ TEST_F(CmdQuantize, UsageErrorsExitTwoWithOneLineAndNoOutput) {
     std::string args;
     std::string message;  // expected substring of the one-line message ("" for CLI11's own)
   };
+  const std::string q = "quantize " + in_ + " " + out;  // then the flags
   const Case cases[] = {
-      {"quantize " + in_ + " " + out + " --dataset missing --format nvfp4", "dataset 'missing' not found"},
-      {"quantize " + in_ + " " + out + " --dataset ints --format nvfp4", "is int32; expected float32"},
-      {"quantize " + in_ + " " + out + " --dataset cube --format nvfp4", "has 3 dimensions"},
-      {"quantize " + in_ + " " + out + " --dataset nan --format nvfp4", "holds only NaN"},
-      {"quantize " + in_ + " " + out + " --dataset empty --format nvfp4", "is empty"},
-      {"quantize " + in_ + " " + out + " --dataset odd --format nvfp4", "block size 16 does not divide the last axis (40)"},
-      {"quantize " + in_ + " " + out + " --dataset w --format mxfp4", "block size 32 does not divide the last axis (80)"},
-      {"quantize " + in_ + " " + out + " --dataset w --format nvfp4 --block 7", "block size 7 does not divide"},
-      {"quantize " + in_ + " " + out + " --dataset odd --format nvfp4 --block 8 --tile 2d", "do not divide the first axis (5)"},
-      {"quantize " + in_ + " " + out + " --dataset w --format mxfp8 --rounding sr", "stochastic rounding is only defined"},
-      {"quantize " + in_ + " " + out + " --dataset w --format nvfp4 --rht --rht-size 12", "rht_size 12"},
-      {"quantize " + in_ + " " + out + " --dataset w --format nvfp4 --global-e4m3-max 256", "or 256 with 4over6"},
-      {"quantize " + in_ + " " + out + " --dataset w --format nvfp4 --encode-window 24",
+      {q + " --dataset missing --format nvfp4", "dataset 'missing' not found"},
+      {q + " --dataset ints --format nvfp4", "is int32; expected float32"},
+      {q + " --dataset cube --format nvfp4", "has 3 dimensions"},
+      {q + " --dataset nan --format nvfp4", "holds only NaN"},
+      {q + " --dataset empty --format nvfp4", "is empty"},
+      {q + " --dataset odd --format nvfp4", "block size 16 does not divide the last axis (40)"},
+      {q + " --dataset w --format mxfp4", "block size 32 does not divide the last axis (80)"},
+      {q + " --dataset w --format nvfp4 --block 7", "block size 7 does not divide"},
+      {q + " --dataset odd --format nvfp4 --block 8 --tile 2d", "do not divide the first axis (5)"},
+      {q + " --dataset w --format mxfp8 --rounding sr", "stochastic rounding is only defined"},
+      {q + " --dataset w --format nvfp4 --rht --rht-size 12", "rht_size 12"},
+      {q + " --dataset w --format nvfp4 --global-e4m3-max 256", "or 256 with 4over6"},
+      {q + " --dataset w --format nvfp4 --encode-window 24",
        "encode_window 24 is not a multiple of the block (16)"},
       {"quantize " + path("missing.h5") + " " + out + " --dataset w --format nvfp4", "no such file"},
       {"quantize " + in_ + " " + in_ + " --dataset w --format nvfp4", "OUT must differ from IN"},
-      {"quantize " + in_ + " " + out + " --dataset w --format nvfp9", ""},
-      {"quantize " + in_ + " " + out + " --format nvfp4", ""},
+      {q + " --dataset w --format nvfp9", ""},
+      {q + " --format nvfp4", ""},
   };
   for (const Case& c : cases) {
     const CliResult r = run_cli(c.args);

@@ -97,6 +97,22 @@ TEST(ScalingFit, DegenerateInputGivesAMessageAndNoFit) {
   EXPECT_NE(none.note.find("no fit"), std::string::npos);
 }
 
+// Adds a finished run of group `g` to `r`: N, D and its final loss (validation and train EMA alike).
+void add_cell(AnalysisReport& r, GroupResult& g, int64_t seed, double params, double tokens, double loss) {
+  CellResult c;
+  c.index = int(r.cells.size());
+  c.seed = seed;
+  c.group = g.index;
+  c.included = true;
+  c.state = "done";
+  c.model_params = params;
+  c.tokens = tokens;
+  c.final_val_loss = loss;
+  c.final_train_ema = loss;
+  g.cells.push_back(c.index);
+  r.cells.push_back(c);
+}
+
 // A constructed report: B's final loss 3 − 0.2 ln(N / 1e4) at three sizes; A reaches B's loss of
 // half its size (effN = 0.5) and needs 25% more tokens (effD = 0.8); seed 2 of the smallest size is
 // censored (a lower bound).
@@ -114,20 +130,8 @@ AnalysisReport constructed_report() {
       g.index = int(r.groups.size());
       g.vary = {{"recipe", recipe}, {"size", size}};
       g.label = config_label(g.vary);
-      for (int64_t seed : {0, 1, 2}) {
-        CellResult c;
-        c.index = int(r.cells.size());
-        c.seed = seed;
-        c.group = g.index;
-        c.included = true;
-        c.state = "done";
-        c.model_params = n;
-        c.tokens = 2 * n;
-        c.final_val_loss = (recipe == "b" ? b_loss(n) : b_loss(n / 2)) + 0.001 * double(seed - 1);
-        c.final_train_ema = c.final_val_loss;
-        g.cells.push_back(c.index);
-        r.cells.push_back(c);
-      }
+      for (int64_t seed : {0, 1, 2})
+        add_cell(r, g, seed, n, 2 * n, (recipe == "b" ? b_loss(n) : b_loss(n / 2)) + 0.001 * double(seed - 1));
       r.groups.push_back(g);
     }
     Comparison c;
@@ -281,19 +285,8 @@ AnalysisReport joint_report(const std::vector<JointRecipeSpec>& recipes, const s
         g.label = config_label(g.vary);
         g.is_baseline = spec.name == "bf16";
         for (int s = 0; s < seeds; ++s) {
-          CellResult c;
-          c.index = int(r.cells.size());
-          c.seed = s;
-          c.group = g.index;
-          c.included = true;
-          c.state = "done";
-          c.model_params = sizes[k];
-          c.tokens = ratios[q] * sizes[k];
-          c.final_val_loss = law.loss(c.model_params, c.tokens, spec.eff_n, spec.eff_d) +
-                             noise * (shared[size_t(s)] + 0.5 * z(rng));
-          c.final_train_ema = c.final_val_loss;
-          g.cells.push_back(c.index);
-          r.cells.push_back(c);
+          const double n = sizes[k], d = ratios[q] * sizes[k];
+          add_cell(r, g, s, n, d, law.loss(n, d, spec.eff_n, spec.eff_d) + noise * (shared[size_t(s)] + 0.5 * z(rng)));
         }
         if (q == 0) group_of[{spec.name, "s" + std::to_string(k)}] = g.index;
         r.groups.push_back(g);
