@@ -121,10 +121,16 @@ bool named_format(const std::string& name, QuantSpec& out) {
   return false;
 }
 
+std::vector<std::string> named_format_names() {
+  std::vector<std::string> names;
+  for (const NamedFormat& f : named_formats()) names.push_back(f.name);
+  return names;
+}
+
 std::string named_format_list(const std::string& sep, const std::string& last) {
-  const std::vector<NamedFormat>& rows = named_formats();
+  const std::vector<std::string> names = named_format_names();
   std::string out;
-  for (size_t i = 0; i < rows.size(); ++i) out += (i == 0 ? "" : i + 1 == rows.size() ? last : sep) + rows[i].name;
+  for (size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "" : i + 1 == names.size() ? last : sep) + names[i];
   return out;
 }
 

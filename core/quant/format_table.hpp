@@ -50,6 +50,9 @@ struct NamedFormat {
 // Every named format, in the order `fp4lab formats` lists them and the conformance vectors hold them.
 const std::vector<NamedFormat>& named_formats();
 
+// The names, in table order.
+std::vector<std::string> named_format_names();
+
 // Sets `out` to the named format's spec; false for an unknown name.
 bool named_format(const std::string& name, QuantSpec& out);
 

@@ -184,9 +184,7 @@ void run_formats(const FormatsOptions& o) {
       list_formats();
       return;
     }
-    std::vector<std::string> names;
-    for (const NamedFormat& f : named_formats()) names.push_back(f.name);
-    write_vectors(names, o.vectors);
+    write_vectors(named_format_names(), o.vectors);
     return;
   }
   const QuantSpec s = spec_of(o.name);

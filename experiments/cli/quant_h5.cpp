@@ -20,9 +20,9 @@ namespace {
 void add_quantize_options(CLI::App* cmd, QuantizeOptions& o, const std::string& prefix) {
   const std::string p = "--" + prefix;
   const std::string of = prefix.empty() ? "" : " (operand " + prefix.substr(0, prefix.size() - 1) + ")";
-  std::vector<std::string> names;
-  for (const NamedFormat& f : named_formats()) names.push_back(f.name);
-  cmd->add_option(p + "format", o.format, named_format_list() + of)->required()->check(CLI::IsMember(names));
+  cmd->add_option(p + "format", o.format, named_format_list() + of)
+      ->required()
+      ->check(CLI::IsMember(named_format_names()));
   // Values are checked by spec_from_options() (build_spec), whose messages the Python module shares.
   for (const SpecField& f : spec_fields()) {
     if (f.option.empty()) continue;
